@@ -1,0 +1,312 @@
+"""The protocol every game implements and every other part of Tablier uses.
+
+A :class:`Game` is a ruleset together with its options (board, edition,
+supplies...).  It creates :class:`State` objects, which are immutable and
+hashable: applying a :class:`Move` returns a new state and never changes the
+old one.  Players are numbered ``0`` (the first player) and ``1``; a state says
+whose *decision* it is (:attr:`State.to_move`).  A turn may consist of several
+decisions by the same player, so code built on this protocol must never
+assume that players alternate.
+
+Nothing outside ``tablier.games.<name>`` needs to know which game it handles:
+the registry (:mod:`tablier.games`) builds games by name, and everything else
+goes through the methods below.
+
+Example::
+
+    >>> import tablier.games
+    >>> game = tablier.games.get("volo", board="mini")
+    >>> state = game.initial_state()
+    >>> move = game.parse_move(state, "f6")
+    >>> state2 = state.apply(move)
+    >>> state2.to_move
+    1
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .errors import GameOverError, IllegalMoveError, InvalidOptionError, InvalidPositionError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import RenderableType
+
+__all__ = ["Game", "Move", "Option", "Outcome", "State"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A declared game option.
+
+    ``default`` is used when the option is not given.  ``choices``, when not
+    ``None``, lists every accepted value.  ``parse`` turns a value given as
+    text (on the command line, in a record header or a position string) into
+    the option's value; ``check`` may reject a value with a message.
+    """
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] | None = None
+    parse: Callable[[str], Any] = str
+    check: Callable[[Any], str | None] | None = None
+
+    def coerce(self, value: Any) -> Any:
+        """Return ``value`` converted and validated, or raise InvalidOptionError."""
+        if isinstance(value, str) and self.parse is not str:
+            if value.strip().lower() in ("", "none", "default") and self.default is None:
+                return None
+            try:
+                value = self.parse(value.strip())
+            except (TypeError, ValueError):
+                raise InvalidOptionError(
+                    f"option {self.name!r}: cannot read {value!r}"
+                ) from None
+        if isinstance(value, str):
+            value = value.strip().lower()
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise InvalidOptionError(
+                f"option {self.name!r} must be one of {allowed}, not {value!r}"
+            )
+        if self.check is not None and value is not None:
+            problem = self.check(value)
+            if problem:
+                raise InvalidOptionError(f"option {self.name!r}: {problem}")
+        return value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended.
+
+    ``winner`` is ``0`` or ``1``, or ``None`` for a draw.  ``reason`` is a
+    short stable code (such as ``"flock"`` or ``"double-pass"``) and
+    ``message`` says the same in words.
+    """
+
+    winner: int | None
+    reason: str
+    message: str = field(default="", compare=False)
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nobody won."""
+        return self.winner is None
+
+    def score(self, player: int) -> float:
+        """1 for a win, 0.5 for a draw, 0 for a loss, from ``player``'s side."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == player else 0.0
+
+    @property
+    def result(self) -> str:
+        """The result as written in records: ``1-0``, ``0-1`` or ``1/2-1/2``."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner == 0 else "0-1"
+
+
+class Move(ABC):
+    """One decision of one player.
+
+    Moves are immutable values: equal moves compare equal and hash alike.
+    ``str(move)`` gives the move in the game's notation, which
+    :meth:`Game.parse_move` reads back.
+    """
+
+    __slots__ = ()
+
+    @abstractmethod
+    def __str__(self) -> str: ...
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self}>"
+
+
+class State(ABC):
+    """An immutable, hashable game position.
+
+    Subclasses store their data in a few plain values and implement the
+    abstract methods.  Two states are equal when they describe the same
+    position of the same game (including side to move and counters).
+    """
+
+    __slots__ = ()
+
+    game: Game
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int:
+        """The player (0 or 1) whose decision it is.  Still defined when the game is over."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The outcome once the game is over, else ``None``."""
+
+    @property
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return self.outcome is not None
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every legal decision, in a fixed order; empty once the game is over."""
+
+    @abstractmethod
+    def apply_unchecked(self, move: Move) -> State:
+        """Return the state after ``move``, which must come from :meth:`legal_moves`.
+
+        Faster than :meth:`apply` because it does not check legality; feeding
+        it an illegal move gives an unspecified (but never corrupting) result.
+        """
+
+    def apply(self, move: Move) -> State:
+        """Return the state after ``move``; raise IllegalMoveError if it is not legal."""
+        if self.outcome is not None:
+            raise GameOverError(f"the game is over ({self.outcome.message or self.outcome.reason})")
+        if move not in self.legal_moves():
+            raise IllegalMoveError(f"{move} is not a legal move in this position")
+        return self.apply_unchecked(move)
+
+    @abstractmethod
+    def to_text(self) -> str:
+        """The position string, readable by :meth:`Game.parse_position` (round trip)."""
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+class Game(ABC):
+    """A ruleset with its options; the factory of states and the reader of notation.
+
+    Subclasses declare ``name``, ``title``, ``player_names`` and ``OPTIONS``
+    and implement the abstract methods.  ``Game(**options)`` validates the
+    options; :attr:`options` then holds every option, defaults filled in.
+    Games compare equal when their name and options are equal.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, **options: Any) -> None:
+        declared = {o.name: o for o in self.OPTIONS}
+        unknown = sorted(set(options) - set(declared))
+        if unknown:
+            known = ", ".join(declared) or "none"
+            raise InvalidOptionError(
+                f"{self.name} has no option {', '.join(map(repr, unknown))} (options: {known})"
+            )
+        values = {}
+        for opt in self.OPTIONS:
+            values[opt.name] = opt.coerce(options[opt.name]) if opt.name in options else opt.default
+        self._options = self._resolve_options(values)
+
+    def _resolve_options(self, values: dict[str, Any]) -> dict[str, Any]:
+        """Hook: fill in option values that depend on others (e.g. supply by board)."""
+        return values
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """Every option with its value (a read-only view)."""
+        return dict(self._options)
+
+    @property
+    @abstractmethod
+    def player_names(self) -> tuple[str, str]:
+        """The names of player 0 and player 1 (e.g. ``("Orange", "Blue")``)."""
+
+    @abstractmethod
+    def initial_state(self) -> State:
+        """The position at the start of a game."""
+
+    @abstractmethod
+    def parse_move(self, state: State, text: str) -> Move:
+        """Read a move in the game's notation and return the matching legal move.
+
+        Raises :class:`~tablier.core.errors.InvalidMoveError` when the text
+        cannot be read and :class:`~tablier.core.errors.IllegalMoveError` when
+        it names a move the rules forbid, each with a message that says why.
+        """
+
+    @abstractmethod
+    def parse_position_body(self, body: str) -> State:
+        """Read the game-specific part of a position string (after the spec)."""
+
+    @abstractmethod
+    def render(self, state: State, *, last_move: Move | None = None) -> RenderableType:
+        """A rich renderable of the board with coordinates, for terminal clients."""
+
+    @classmethod
+    def example_options(cls) -> list[dict[str, Any]]:
+        """Option sets that test suites exercise (every meaningful combination)."""
+        return [{}]
+
+    # -- spec strings -------------------------------------------------------
+
+    @property
+    def spec(self) -> str:
+        """``name:opt=value,...`` with every option; :func:`tablier.games.from_spec` reads it."""
+        parts = [f"{k}={_format_value(v)}" for k, v in self._options.items()]
+        return self.name + (":" + ",".join(parts) if parts else "")
+
+    def parse_position(self, text: str) -> State:
+        """Read a position string made by :meth:`State.to_text`.
+
+        The string starts with the game spec (``volo:board=mini,...``); it
+        must name this game with these options.  A string without the spec
+        is read as the body alone.
+        """
+        from .position import split_position
+
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidPositionError("empty position string")
+        spec, body = split_position(text)
+        if spec is not None:
+            name, opts = spec
+            if name != self.name:
+                raise InvalidPositionError(
+                    f"this position is for {name!r}, not {self.name!r}"
+                )
+            other = type(self)(**opts)
+            if other != self:
+                raise InvalidPositionError(
+                    f"this position is for {other.spec}, not {self.spec}"
+                )
+        return self.parse_position_body(body)
+
+    def position_text(self, body: str) -> str:
+        """Join this game's spec and a position body into a position string."""
+        return f"{self.spec} {body}"
+
+    # -- helpers ------------------------------------------------------------
+
+    def player_name(self, player: int) -> str:
+        """The name of ``player`` (0 or 1)."""
+        return self.player_names[player]
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Game)
+            and other.name == self.name
+            and other._options == self._options
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted((k, repr(v)) for k, v in self._options.items()))))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"
+
+
+def _format_value(value: Any) -> str:
+    return "none" if value is None else str(value)
+
