@@ -1,10 +1,10 @@
 """Tablier: a platform for abstract board games (Volo, XoBo, Voldetour).
 
-    >>> import tablier
-    >>> game = tablier.games.get("volo")
-    >>> state = game.initial_state()
-    >>> len(state.legal_moves()) > 0
-    True
+>>> import tablier
+>>> game = tablier.games.get("volo")
+>>> state = game.initial_state()
+>>> len(state.legal_moves()) > 0
+True
 """
 
 from . import games

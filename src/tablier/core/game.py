@@ -57,15 +57,19 @@ class Option:
 
     def coerce(self, value: Any) -> Any:
         """Return ``value`` converted and validated, or raise InvalidOptionError."""
+        if (
+            not isinstance(value, str)
+            and self.choices is not None
+            and all(isinstance(c, str) for c in self.choices)
+        ):
+            value = str(value)
         if isinstance(value, str) and self.parse is not str:
             if value.strip().lower() in ("", "none", "default") and self.default is None:
                 return None
             try:
                 value = self.parse(value.strip())
             except (TypeError, ValueError):
-                raise InvalidOptionError(
-                    f"option {self.name!r}: cannot read {value!r}"
-                ) from None
+                raise InvalidOptionError(f"option {self.name!r}: cannot read {value!r}") from None
         if isinstance(value, str):
             value = value.strip().lower()
         if self.choices is not None and value not in self.choices:
@@ -273,14 +277,10 @@ class Game(ABC):
         if spec is not None:
             name, opts = spec
             if name != self.name:
-                raise InvalidPositionError(
-                    f"this position is for {name!r}, not {self.name!r}"
-                )
+                raise InvalidPositionError(f"this position is for {name!r}, not {self.name!r}")
             other = type(self)(**opts)
             if other != self:
-                raise InvalidPositionError(
-                    f"this position is for {other.spec}, not {self.spec}"
-                )
+                raise InvalidPositionError(f"this position is for {other.spec}, not {self.spec}")
         return self.parse_position_body(body)
 
     def position_text(self, body: str) -> str:
@@ -295,9 +295,7 @@ class Game(ABC):
 
     def __eq__(self, other: object) -> bool:
         return (
-            isinstance(other, Game)
-            and other.name == self.name
-            and other._options == self._options
+            isinstance(other, Game) and other.name == self.name and other._options == self._options
         )
 
     def __hash__(self) -> int:
@@ -309,4 +307,3 @@ class Game(ABC):
 
 def _format_value(value: Any) -> str:
     return "none" if value is None else str(value)
-

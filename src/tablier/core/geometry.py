@@ -89,8 +89,10 @@ class BitGrid:
 
     def contains(self, col: int, row: int) -> bool:
         """True when ``(col, row)`` is a cell of the board."""
-        return 0 <= col < self.width and 0 <= row < self.height and bool(
-            self.board >> self.index(col, row) & 1
+        return (
+            0 <= col < self.width
+            and 0 <= row < self.height
+            and bool(self.board >> self.index(col, row) & 1)
         )
 
     def _make_label(self, index: int) -> str:

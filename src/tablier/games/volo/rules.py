@@ -1,0 +1,409 @@
+"""Volo's rules on bitboards: states, moves and move generation.
+
+A state is two bitboards (Orange's and Blue's birds), the side to move, both
+supplies and the number of consecutive passes.  Move generation works on
+whole sets of cells at once: a line of birds is shifted step by step as one
+bitboard, flocks are found by flood fill (dilation), and the question "does
+this flight divide the opponent?" is first answered by a local test around
+each landing cell (see :func:`_may_divide`) and only when that test cannot
+rule it out by a full flood fill.
+
+The rules themselves, with the seed sentences they rest on, are written up
+in ``docs/rules/volo.md``.
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+from typing import TYPE_CHECKING
+
+from ...core.game import Move, Outcome, State
+from .board import ARCS, VoloBoard
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Volo
+
+__all__ = ["VoloMove", "VoloState"]
+
+PLAYER_NAMES = ("Orange", "Blue")
+
+
+class VoloMove(tuple, Move):
+    """A Volo move: a placement, a flight or a pass.
+
+    Stored as a tuple ``(source, target, keep, board)``: ``source`` is the
+    bitboard of the birds that fly (0 for a placement or a pass), ``target``
+    the bitboard of the cells they land on (or of the placed bird; 0 for a
+    pass), ``keep`` the bit index of the cell naming the opponent's region
+    that is kept when the move divides the opponent (-1 otherwise).  Use
+    :meth:`Volo.parse_move` or :meth:`VoloState.legal_moves` to get moves;
+    ``str(move)`` gives the notation (``e5``, ``e5-e8``, ``e5:e7-f6``,
+    ``e5-e8/c3``, ``pass``).
+    """
+
+    __slots__ = ()
+
+    source_mask: int = property(itemgetter(0))  # type: ignore[assignment]
+    target_mask: int = property(itemgetter(1))  # type: ignore[assignment]
+    keep_index: int = property(itemgetter(2))  # type: ignore[assignment]
+
+    @property
+    def kind(self) -> str:
+        """``"place"``, ``"fly"`` or ``"pass"``."""
+        if not self[1]:
+            return "pass"
+        return "fly" if self[0] else "place"
+
+    @property
+    def source(self) -> tuple[str, ...]:
+        """Labels of the birds that fly, lowest first (empty for a placement or pass)."""
+        return tuple(self[3].grid.label(i) for i in _bits(self[0]))
+
+    @property
+    def target(self) -> tuple[str, ...]:
+        """Labels of the cells the birds land on, or of the placed bird."""
+        return tuple(self[3].grid.label(i) for i in _bits(self[1]))
+
+    @property
+    def keep(self) -> str | None:
+        """Label of the cell naming the region kept, or None."""
+        return None if self[2] < 0 else self[3].grid.label(self[2])
+
+    def __str__(self) -> str:
+        src, dst, keep, board = self
+        if not dst:
+            return "pass"
+        label = board.grid.label
+        if not src:
+            text = label(dst.bit_length() - 1)
+        else:
+            low = (src & -src).bit_length() - 1
+            high = src.bit_length() - 1
+            to = label((dst & -dst).bit_length() - 1)
+            text = f"{label(low)}-{to}" if low == high else f"{label(low)}:{label(high)}-{to}"
+        if keep >= 0:
+            text += "/" + label(keep)
+        return text
+
+    def __repr__(self) -> str:
+        return f"<VoloMove {self}>"
+
+
+_new_move = tuple.__new__
+
+
+def _bits(x: int):
+    while x:
+        low = x & -x
+        yield low.bit_length() - 1
+        x ^= low
+
+
+_set = object.__setattr__
+
+
+class VoloState(State):
+    """An immutable Volo position.  Build one with :meth:`Volo.initial_state`,
+    :meth:`Volo.position` or :meth:`Volo.parse_position`."""
+
+    __slots__ = (
+        "_b0",
+        "_b1",
+        "_hash",
+        "_moves",
+        "_outcome",
+        "_p",
+        "_passes",
+        "_s0",
+        "_s1",
+        "game",
+    )
+
+    game: Volo
+
+    def __init__(
+        self,
+        game: Volo,
+        b0: int,
+        b1: int,
+        to_move: int,
+        s0: int,
+        s1: int,
+        passes: int,
+        outcome: Outcome | None,
+    ) -> None:
+        _set(self, "game", game)
+        _set(self, "_b0", b0)
+        _set(self, "_b1", b1)
+        _set(self, "_p", to_move)
+        _set(self, "_s0", s0)
+        _set(self, "_s1", s1)
+        _set(self, "_passes", passes)
+        _set(self, "_outcome", outcome)
+        _set(self, "_moves", None)
+        _set(self, "_hash", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Volo states are immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Volo states are immutable")
+
+    # -- public accessors -------------------------------------------------------
+
+    @property
+    def to_move(self) -> int:
+        """0 (Orange) or 1 (Blue): whose decision it is."""
+        return self._p
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The outcome once the game is over, else None."""
+        return self._outcome
+
+    @property
+    def passes(self) -> int:
+        """How many passes in a row have just been made (0, 1 or 2)."""
+        return self._passes
+
+    def bitboard(self, player: int) -> int:
+        """The bitboard of ``player``'s birds (bit indices of ``game.grid``)."""
+        return self._b1 if player else self._b0
+
+    def birds(self, player: int) -> frozenset[str]:
+        """Labels of the cells holding ``player``'s birds."""
+        label = self.game.grid.label
+        return frozenset(label(i) for i in _bits(self.bitboard(player)))
+
+    def supply(self, player: int) -> int:
+        """Birds left in ``player``'s supply."""
+        return self._s1 if player else self._s0
+
+    def flocks(self, player: int) -> list[frozenset[str]]:
+        """``player``'s flocks, each as a set of labels."""
+        grid = self.game.grid
+        return [
+            frozenset(grid.label(i) for i in _bits(c))
+            for c in grid.components(self.bitboard(player))
+        ]
+
+    # -- identity -----------------------------------------------------------------
+
+    def _key(self) -> tuple:
+        return (self._b0, self._b1, self._p, self._s0, self._s1, self._passes)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, VoloState):
+            return NotImplemented
+        return self._key() == other._key() and (self.game is other.game or self.game == other.game)
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = hash(self._key())
+            _set(self, "_hash", h)
+        return h
+
+    def __repr__(self) -> str:
+        return f"<VoloState {self.to_text()}>"
+
+    # -- moves ----------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move: placements, flights (one per region choice), pass."""
+        moves = self._moves
+        if moves is None:
+            moves = () if self._outcome is not None else tuple(generate(self))
+            _set(self, "_moves", moves)
+        return list(moves)
+
+    def apply(self, move: Move) -> VoloState:
+        """Return the position after ``move``; IllegalMoveError if it is not legal."""
+        return super().apply(move)  # type: ignore[return-value]
+
+    def apply_unchecked(self, move: Move) -> VoloState:
+        """Return the position after a move taken from :meth:`legal_moves`."""
+        src, dst, keep, board = move  # type: ignore[misc]
+        p = self._p
+        game = self.game
+        if not dst:
+            passes = self._passes + 1
+            outcome = None
+            if passes >= 2:
+                outcome = game.double_pass_outcome(p)
+            return VoloState(game, self._b0, self._b1, 1 - p, self._s0, self._s1, passes, outcome)
+        if p:
+            mine, theirs, s_mine, s_theirs = self._b1, self._b0, self._s1, self._s0
+        else:
+            mine, theirs, s_mine, s_theirs = self._b0, self._b1, self._s0, self._s1
+        grid = board.grid
+        if src:
+            mine = (mine & ~src) | dst
+        else:
+            mine |= dst
+            s_mine -= 1
+        outcome = None
+        if src and grid.fill(mine & -mine, mine) == mine:
+            outcome = Outcome(
+                p, "flock", f"{PLAYER_NAMES[p]} gathered all its birds into one flock"
+            )
+        elif keep >= 0:
+            region = grid.fill(1 << keep, board.all & ~mine)
+            kept = theirs & region
+            s_theirs += theirs.bit_count() - kept.bit_count()
+            theirs = kept
+            if grid.fill(theirs & -theirs, theirs) == theirs:
+                outcome = Outcome(
+                    1 - p,
+                    "opponent-flock",
+                    f"{PLAYER_NAMES[p]}'s clearing left {PLAYER_NAMES[1 - p]} as one flock",
+                )
+        if p:
+            return VoloState(game, theirs, mine, 0, s_theirs, s_mine, 0, outcome)
+        return VoloState(game, mine, theirs, 1, s_mine, s_theirs, 0, outcome)
+
+    def to_text(self) -> str:
+        """The position string, e.g. ``volo:board=mini,... 5/6/... o 47 47 0``."""
+        from .notation import position_body
+
+        return self.game.position_text(position_body(self))
+
+
+def _may_divide(board: VoloBoard, open_before: int, landed: int) -> bool:
+    """Could removing the cells of ``landed`` from ``open_before`` disconnect it?
+
+    Cells are removed one at a time; removing a cell whose remaining open
+    neighbours form a single arc around it never disconnects anything (any
+    path through the cell can go round it along the arc), so when every
+    removal passes that test the opponent's birds stay connected.
+    """
+    S = open_before
+    shifts = board.shifts
+    while landed:
+        low = landed & -landed
+        landed ^= low
+        S &= ~low
+        c = low.bit_length() - 1
+        pattern = 0
+        k = 1
+        for s in shifts:
+            if S >> (c + s) & 1:
+                pattern |= k
+            k <<= 1
+        if ARCS[pattern] > 1:
+            return True
+    return False
+
+
+def generate(state: VoloState) -> list[VoloMove]:
+    """All legal moves of a non-terminal state, in a fixed order."""
+    game = state.game
+    board = game.board
+    grid = board.grid
+    fill = grid.fill
+    shifts = board.shifts
+    p = state._p
+    if p:
+        mine, theirs, supply = state._b1, state._b0, state._s1
+    else:
+        mine, theirs, supply = state._b0, state._b1, state._s0
+    full = board.all
+    empty = full & ~(mine | theirs)
+    moves: list[VoloMove] = []
+    append = moves.append
+    placements = 0
+
+    # -- add a bird -----------------------------------------------------------------
+    if supply > 0:
+        reach = fill(mine, empty | mine)
+        placements = reach & empty & ~grid.dilate(mine)
+        x = placements
+        while x:
+            low = x & -x
+            x ^= low
+            if low & board.safe_cut:
+                append(_new_move(VoloMove, (0, low, -1, board)))
+            else:  # pragma: no cover - no such cell on the built-in boards
+                _add_with_regions(moves, board, 0, low, mine | low, theirs)
+
+    # -- let the birds fly ----------------------------------------------------------------
+    flights = 0
+    flocks = grid.components(mine) if mine else []
+    open_theirs = empty | theirs
+    axes = shifts[:3]
+    for flock in flocks:
+        others = mine & ~flock
+        if not others:
+            continue
+        lines = []
+        x = flock
+        while x:
+            low = x & -x
+            x ^= low
+            lines.append(low)
+            for s in axes:
+                line = low
+                nxt = low << s
+                while nxt & flock:
+                    line |= nxt
+                    lines.append(line)
+                    nxt <<= s
+        for line in lines:
+            rest = flock & ~line
+            free = empty | line
+            blocked = ~free
+            ring = grid.dilate_raw(line)
+            base = mine & ~line
+            for s in shifts:
+                cur = line
+                near = ring
+                while True:
+                    if s > 0:
+                        cur <<= s
+                        if cur & blocked:
+                            break
+                        near <<= s
+                    else:
+                        cur >>= -s
+                        if cur & blocked:
+                            break
+                        near >>= -s
+                    if not near & others:
+                        continue
+                    after = base | cur
+                    if rest and rest & ~fill(cur, after):
+                        continue
+                    flights += 1
+                    if _may_divide(board, open_theirs | line, cur):
+                        _add_with_regions(moves, board, line, cur, after, theirs)
+                    else:
+                        append(_new_move(VoloMove, (line, cur, -1, board)))
+
+    # -- pass ----------------------------------------------------------------------------
+    if not moves:
+        append(_new_move(VoloMove, (0, 0, -1, board)))
+    elif not flights and game.optional_pass:
+        theirs_reach = fill(theirs, open_theirs)
+        if not placements & theirs_reach:
+            append(_new_move(VoloMove, (0, 0, -1, board)))
+    return moves
+
+
+def _add_with_regions(
+    moves: list[VoloMove], board: VoloBoard, src: int, dst: int, after: int, theirs: int
+) -> None:
+    """Append the move (with one entry per region choice when it divides the opponent)."""
+    grid = board.grid
+    open_after = board.all & ~after
+    regions = []
+    x = theirs
+    while x:
+        region = grid.fill(x & -x, open_after)
+        regions.append(region)
+        x &= ~region
+    if len(regions) < 2 or (src and grid.fill(after & -after, after) == after):
+        moves.append(_new_move(VoloMove, (src, dst, -1, board)))
+        return
+    for region in regions:
+        kept = theirs & region
+        moves.append(_new_move(VoloMove, (src, dst, (kept & -kept).bit_length() - 1, board)))
