@@ -75,6 +75,9 @@ class VoloBoard:
             if ARCS[pattern] <= 1:
                 self.safe_cut |= 1 << i
         self.neighbours = g.neighbours
+        # cells within distance 2 of each cell, the window of the local cut test
+        self.window = {i: g.dilate(g.dilate(1 << i)) & ~(1 << i) for i in self.cells}
+        self.fill = _make_fill(g.stride)
         self.nests = (
             ((1, 1), (2 * n - 3, n - 1), (n - 1, 2 * n - 3)),
             ((n - 1, 1), (2 * n - 3, 2 * n - 3), (1, n - 1)),
@@ -102,6 +105,27 @@ class VoloBoard:
             if open_mask >> (cell + s) & 1:
                 pattern |= 1 << k
         return pattern
+
+
+def _make_fill(w: int):
+    """A flood fill specialised to the hex directions of a grid of stride ``w``.
+
+    The six neighbours of a cell are at offsets +-1, +-w and +-(w+1); with
+    ``y = x | x << 1`` and ``z = x | x >> 1`` the dilation is
+    ``y | z | y << w | z >> w``, four shifts instead of six.
+    """
+
+    def fill(seed: int, allowed: int) -> int:
+        cur = seed & allowed
+        while True:
+            y = cur | cur << 1
+            z = cur | cur >> 1
+            nxt = (y | z | y << w | z >> w) & allowed
+            if nxt == cur:
+                return cur
+            cur = nxt
+
+    return fill
 
 
 @cache

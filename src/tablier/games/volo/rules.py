@@ -236,23 +236,23 @@ class VoloState(State):
             mine, theirs, s_mine, s_theirs = self._b1, self._b0, self._s1, self._s0
         else:
             mine, theirs, s_mine, s_theirs = self._b0, self._b1, self._s0, self._s1
-        grid = board.grid
+        fill = board.fill
         if src:
             mine = (mine & ~src) | dst
         else:
             mine |= dst
             s_mine -= 1
         outcome = None
-        if src and grid.fill(mine & -mine, mine) == mine:
+        if src and fill(mine & -mine, mine) == mine:
             outcome = Outcome(
                 p, "flock", f"{PLAYER_NAMES[p]} gathered all its birds into one flock"
             )
         elif keep >= 0:
-            region = grid.fill(1 << keep, board.all & ~mine)
+            region = fill(1 << keep, board.all & ~mine)
             kept = theirs & region
             s_theirs += theirs.bit_count() - kept.bit_count()
             theirs = kept
-            if grid.fill(theirs & -theirs, theirs) == theirs:
+            if fill(theirs & -theirs, theirs) == theirs:
                 outcome = Outcome(
                     1 - p,
                     "opponent-flock",
@@ -274,8 +274,10 @@ def _may_divide(board: VoloBoard, open_before: int, landed: int) -> bool:
 
     Cells are removed one at a time; removing a cell whose remaining open
     neighbours form a single arc around it never disconnects anything (any
-    path through the cell can go round it along the arc), so when every
-    removal passes that test the opponent's birds stay connected.
+    path through the cell can go round it along the arc), nor does removing
+    one whose open neighbours are connected to each other within two steps
+    of it; so when every removal passes that test the set stays connected.
+    ``True`` means "maybe": the caller then does the full flood fill.
     """
     S = open_before
     shifts = board.shifts
@@ -291,7 +293,10 @@ def _may_divide(board: VoloBoard, open_before: int, landed: int) -> bool:
                 pattern |= k
             k <<= 1
         if ARCS[pattern] > 1:
-            return True
+            # Several arcs: still safe if they meet within two steps of the cell.
+            near = S & board.neighbours[c]
+            if near & ~board.fill(near & -near, S & board.window[c]):
+                return True
     return False
 
 
@@ -300,7 +305,7 @@ def generate(state: VoloState) -> list[VoloMove]:
     game = state.game
     board = game.board
     grid = board.grid
-    fill = grid.fill
+    fill = board.fill
     shifts = board.shifts
     p = state._p
     if p:
@@ -350,6 +355,9 @@ def generate(state: VoloState) -> list[VoloMove]:
                     nxt <<= s
         for line in lines:
             rest = flock & ~line
+            # When taking the line out leaves the rest of the flock connected, the
+            # flock stays whole as soon as the line lands next to the rest.
+            rest_whole = not rest or not _may_divide(board, flock, line)
             free = empty | line
             blocked = ~free
             ring = grid.dilate_raw(line)
@@ -371,7 +379,7 @@ def generate(state: VoloState) -> list[VoloMove]:
                     if not near & others:
                         continue
                     after = base | cur
-                    if rest and rest & ~fill(cur, after):
+                    if rest and not (rest_whole and near & rest) and rest & ~fill(cur, after):
                         continue
                     flights += 1
                     if _may_divide(board, open_theirs | line, cur):
@@ -393,15 +401,15 @@ def _add_with_regions(
     moves: list[VoloMove], board: VoloBoard, src: int, dst: int, after: int, theirs: int
 ) -> None:
     """Append the move (with one entry per region choice when it divides the opponent)."""
-    grid = board.grid
+    fill = board.fill
     open_after = board.all & ~after
     regions = []
     x = theirs
     while x:
-        region = grid.fill(x & -x, open_after)
+        region = fill(x & -x, open_after)
         regions.append(region)
         x &= ~region
-    if len(regions) < 2 or (src and grid.fill(after & -after, after) == after):
+    if len(regions) < 2 or (src and fill(after & -after, after) == after):
         moves.append(_new_move(VoloMove, (src, dst, -1, board)))
         return
     for region in regions:
