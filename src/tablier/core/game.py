@@ -304,6 +304,16 @@ class Game(ABC):
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
 
+    def __reduce__(self) -> tuple:
+        # Games may hold precomputed tables that do not pickle: rebuild from name and options.
+        return (_rebuild_game, (self.name, dict(self._options)))
+
+
+def _rebuild_game(name: str, options: dict[str, Any]) -> Game:
+    from ..games import get
+
+    return get(name, **options)
+
 
 def _format_value(value: Any) -> str:
     return "none" if value is None else str(value)

@@ -93,6 +93,9 @@ class VoloBoard:
             for r in reversed(range(size))
         )
 
+    def __reduce__(self) -> tuple:
+        return (board_for, (self.name,))
+
     def setup_mask(self, setup: str, player: int) -> int:
         """The bitboard of ``player``'s three birds at the start."""
         coords = self.nests[player] if setup == "nests" else self.centre_ring[player]

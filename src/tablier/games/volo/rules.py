@@ -149,6 +149,21 @@ class VoloState(State):
     def __delattr__(self, name: str) -> None:
         raise AttributeError("Volo states are immutable")
 
+    def __reduce__(self) -> tuple:
+        return (
+            VoloState,
+            (
+                self.game,
+                self._b0,
+                self._b1,
+                self._p,
+                self._s0,
+                self._s1,
+                self._passes,
+                self._outcome,
+            ),
+        )
+
     # -- public accessors -------------------------------------------------------
 
     @property

@@ -1,0 +1,59 @@
+"""Protocol-level guarantees shared by every registered game: options, specs, pickling."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+import tablier.games
+from tablier.core.errors import InvalidOptionError, TablierError, UnknownGameError
+
+CASES = [
+    (name, options)
+    for name in tablier.games.names()
+    for options in tablier.games.game_class(name).example_options()
+]
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_spec_round_trip_and_pickle(name, options):
+    game = tablier.games.get(name, **options)
+    assert tablier.games.from_spec(game.spec) == game
+    assert hash(tablier.games.from_spec(game.spec)) == hash(game)
+    state = game.initial_state()
+    rng = random.Random(7)
+    for _ in range(12):
+        moves = state.legal_moves()
+        if not moves:
+            break
+        move = rng.choice(moves)
+        assert pickle.loads(pickle.dumps(move)) == move
+        state = state.apply_unchecked(move)
+    again = pickle.loads(pickle.dumps(state))
+    assert again == state and hash(again) == hash(state)
+    assert again.to_text() == state.to_text()
+    assert pickle.loads(pickle.dumps(game)) == game
+
+
+def test_unknown_game_and_options_are_clear_errors():
+    with pytest.raises(UnknownGameError, match="unknown game 'chess'"):
+        tablier.games.get("chess")
+    name = tablier.games.names()[0]
+    with pytest.raises(InvalidOptionError, match="has no option 'colour'"):
+        tablier.games.get(name, colour="red")
+    with pytest.raises(TablierError):
+        tablier.games.from_spec("not a spec!")
+
+
+def test_volo_option_values_are_checked():
+    with pytest.raises(InvalidOptionError, match="must be one of standard, mini"):
+        tablier.games.get("volo", board="huge")
+    with pytest.raises(InvalidOptionError, match="from 3 to 200"):
+        tablier.games.get("volo", supply=2)
+    with pytest.raises(InvalidOptionError, match="cannot read"):
+        tablier.games.get("volo", supply="many")
+    assert tablier.games.get("volo", edition=2010).options["edition"] == "2010"
+    assert tablier.games.get("volo", supply="40").options["supply"] == 40
+    assert tablier.games.get("volo", board="mini").options["supply"] == 50
