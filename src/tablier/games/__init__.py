@@ -25,6 +25,7 @@ __all__ = ["from_spec", "game_class", "get", "names", "parse_position", "registe
 # name -> "module:Class"; each game package adds its own line.
 _BUILTIN: dict[str, str] = {
     "volo": "tablier.games.volo:Volo",
+    "xobo": "tablier.games.xobo:XoBo",
 }
 
 _loaded: dict[str, type[Game]] = {}

@@ -1,0 +1,98 @@
+"""The XoBo game class: options, states, notation and rendering in one place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.game import Game, Move, Option
+from .rules import PLAYER_NAMES, TOTAL_CUBES, XoBoMove, XoBoState
+
+__all__ = ["XoBo"]
+
+
+class XoBo(Game):
+    """XoBo / Kholodnaya Voyna (Vincent Everaert, 2000): connect your edges with single cubes.
+
+    North-South (player 0, moves first) connects rows 9 and 1, East-West
+    (player 1) columns a and i, with 36 neutral cubes.  Options (the
+    default follows the XoBo write-up of the seed, the other value its
+    ten-point Kholodnaya Voyna rules):
+
+    - ``stack``: ``"any"`` (a stack gathers a run of three cubes or more) or
+      ``"three"`` (exactly three);
+    - ``exhaustion``: ``"moves"`` (a player with no legal move loses) or
+      ``"cubes"`` (a player left without a cube to place loses at once).
+
+    >>> from tablier.games import get
+    >>> game = get("xobo")
+    >>> state = game.initial_state()
+    >>> state = state.apply(game.parse_move(state, "e5"))
+    >>> state.common, state.to_move
+    (35, 1)
+    """
+
+    name = "xobo"
+    title = "XoBo / Kholodnaya Voyna"
+    OPTIONS = (
+        Option(
+            "stack",
+            "any",
+            "cubes gathered by a stacking: any run of three or more (XoBo) or exactly three "
+            "(Kholodnaya Voyna ten-point rules)",
+            choices=("any", "three"),
+        ),
+        Option(
+            "exhaustion",
+            "moves",
+            "who loses by exhaustion: a player with no legal move (XoBo) or a player left "
+            "without a cube to place, at once (Kholodnaya Voyna ten-point rules)",
+            choices=("moves", "cubes"),
+        ),
+    )
+
+    def _resolve_options(self, values: dict[str, Any]) -> dict[str, Any]:
+        self.stack_three: bool = values["stack"] == "three"
+        self.exhaustion_cubes: bool = values["exhaustion"] == "cubes"
+        return values
+
+    @property
+    def player_names(self) -> tuple[str, str]:
+        """``("North-South", "East-West")``; North-South moves first."""
+        return PLAYER_NAMES
+
+    @classmethod
+    def example_options(cls) -> list[dict[str, Any]]:
+        """Every combination of the two options."""
+        return [
+            {"stack": stack, "exhaustion": exhaustion}
+            for stack in ("any", "three")
+            for exhaustion in ("moves", "cubes")
+        ]
+
+    def initial_state(self) -> XoBoState:
+        """The empty board, 36 cubes in the common reserve, North-South to move."""
+        return XoBoState(self, 0, 0, 0, TOTAL_CUBES, (0, 0), 0)
+
+    def parse_move(self, state: XoBoState, text: str) -> XoBoMove:  # type: ignore[override]
+        """Read ``e5``, ``a4->c4`` or ``g6xf5``, each optionally followed by ``(v)``."""
+        from .notation import parse_move
+
+        return parse_move(self, state, text)
+
+    def move_text(self, state: XoBoState, move: XoBoMove) -> str:
+        """``move`` as the seed writes it in a game, with `` (v)`` when it announces voyna."""
+        from .notation import move_text
+
+        return move_text(state, move)
+
+    def parse_position_body(self, body: str) -> XoBoState:
+        """Read the body of a position string (see ``docs/rules/xobo.md``)."""
+        from .notation import parse_position_body
+
+        return parse_position_body(self, body)
+
+    def render(self, state: XoBoState, *, last_move: Move | None = None):  # type: ignore[override]
+        """The board as a rich Text: coordinates, heights, reserves, voyna, last move."""
+        from .render import render
+
+        return render(self, state, last_move)

@@ -1,0 +1,304 @@
+"""XoBo notation (the seed's own) and position strings.
+
+Moves, as in the seed's examples (``1. e5 (v) ; a4->c4``):
+
+- ``e5``: place a cube on e5;
+- ``a4->c4``: gather the run of single cubes from a4 to c4 onto c4;
+- ``g6xf5``: distribute the stack on g6 towards f5 (the first cell reached);
+- any of them may end with `` (v)`` when it announces voyna.  The mark is
+  optional when reading, but a ``(v)`` on a move that does not announce
+  voyna is refused.
+
+Position body: the nine rows from 9 (North) down to 1, separated by ``/``,
+one character per cell from a to i: ``.`` empty, ``1`` a single cube,
+``3``-``8`` a stack of that height; then the side to move (``ns`` or
+``ew``); then ``common/ns/ew``, the common reserve and both personal
+reserves; then ``v`` when the side to move is under voyna, else ``-``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ...core.errors import GameOverError, IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .board import DIRECTIONS, GRID, RAYS, ROOM, SIZE
+from .rules import (
+    DISTRIBUTE,
+    PLAYER_NAMES,
+    STACK,
+    TOTAL_CUBES,
+    XoBoMove,
+    XoBoState,
+    distribute_move,
+    height_at,
+    place_move,
+    stack_move,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import XoBo
+
+__all__ = ["move_text", "parse_move", "parse_position_body", "position_body"]
+
+_CELL = r"([a-z]\d{1,3})"
+_PLACE_RE = re.compile(rf"^{_CELL}$")
+_STACK_RE = re.compile(rf"^{_CELL}\s*->\s*{_CELL}$")
+_DIST_RE = re.compile(rf"^{_CELL}\s*x\s*{_CELL}$")
+_VOYNA_RE = re.compile(r"^(.*?)\s*\(\s*v\s*\)$")
+_SIDES = ("ns", "ew")
+
+_HELP = (
+    "expected a placement like e5, a stacking like a4->c4, "
+    "or a distribution like g6xf5 (optionally followed by (v))"
+)
+
+
+def _cell(text: str) -> int:
+    index = GRID.parse_label(text)
+    if index is None:
+        raise InvalidMoveError(
+            f"there is no cell {text!r}: columns run from a to i and rows from 1 to 9"
+        )
+    return index
+
+
+def _describe(state: XoBoState, index: int) -> str:
+    h = state.height_of(index)
+    label = GRID.label(index)
+    if h == 0:
+        return f"{label} is empty"
+    if h == 1:
+        return f"{label} holds a single cube"
+    return f"{label} holds a stack of {h}"
+
+
+def move_text(state: XoBoState, move: XoBoMove) -> str:
+    """The move as the seed writes it in a game: ``e5 (v)`` when it announces voyna."""
+    after = state.apply_unchecked(move)
+    return f"{move} (v)" if after.voyna else str(move)
+
+
+def parse_move(game: XoBo, state: XoBoState, text: str) -> XoBoMove:
+    """Read a move in the seed's notation and return the matching legal move."""
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"a move is text, not {type(text).__name__}")
+    raw = text.strip()
+    body = raw.lower()
+    announced = False
+    m = _VOYNA_RE.match(body)
+    if m:
+        announced = True
+        body = m.group(1).strip()
+    if not body:
+        raise InvalidMoveError(f"empty move text: {_HELP}")
+    if state.outcome is not None:
+        raise GameOverError(f"the game is over ({state.outcome.message})")
+    if m := _PLACE_RE.match(body):
+        move = _check_place(state, _cell(m.group(1)))
+    elif m := _STACK_RE.match(body):
+        move = _check_stack(game, state, _cell(m.group(1)), _cell(m.group(2)))
+    elif m := _DIST_RE.match(body):
+        move = _check_distribution(state, _cell(m.group(1)), _cell(m.group(2)))
+    else:
+        raise InvalidMoveError(f"cannot read {raw!r}: {_HELP}")
+    if move not in state.legal_moves():  # pragma: no cover - the checks above are complete
+        raise IllegalMoveError(f"{move} is not a legal move in this position")
+    if announced and not state.apply_unchecked(move).voyna:
+        raise IllegalMoveError(f"{move} does not announce voyna: remove the '(v)'")
+    return move
+
+
+def _check_place(state: XoBoState, cell: int) -> XoBoMove:
+    if state.height_of(cell):
+        raise IllegalMoveError(f"cannot place on {_describe(state, cell)}: place on an empty cell")
+    if not state.cubes_to_place(state.turn):
+        name = PLAYER_NAMES[state.turn]
+        raise IllegalMoveError(
+            f"{name} has no cube to place: the common reserve and their own reserve are empty"
+        )
+    return place_move(cell)
+
+
+def _line(a: int, b: int) -> tuple[int, int] | None:
+    """(direction index, number of steps) from a to b when they share a line, else None."""
+    ca, ra = GRID.coord(a)
+    cb, rb = GRID.coord(b)
+    dc, dr = cb - ca, rb - ra
+    n = max(abs(dc), abs(dr))
+    if n == 0 or (dc and dr and abs(dc) != abs(dr)):
+        return None
+    step = (dc // n, dr // n)
+    return DIRECTIONS.index(step), n
+
+
+def _check_stack(game: XoBo, state: XoBoState, far: int, onto: int) -> XoBoMove:
+    text = f"{GRID.label(far)}->{GRID.label(onto)}"
+    line = _line(far, onto)
+    if line is None:
+        raise IllegalMoveError(
+            f"{text} is not a straight run: a stack gathers cubes along a row, a column "
+            "or a diagonal"
+        )
+    direction, steps = line
+    length = steps + 1
+    if length < 3:
+        raise IllegalMoveError(
+            f"{text} covers {length} cells: a stack gathers a run of at least three cubes"
+        )
+    if game.stack_three and length != 3:
+        raise IllegalMoveError(
+            f"{text} covers {length} cells: under the ten-point rules (stack=three) a stack "
+            "gathers exactly three cubes"
+        )
+    if not state.voyna:
+        mover = PLAYER_NAMES[1 - state.turn]
+        raise IllegalMoveError(
+            f"no voyna to answer: stacking is allowed only when the opponent ({mover}) "
+            "has just announced voyna"
+        )
+    cells = (far, *RAYS[far][direction][:steps])
+    for c in cells:
+        if state.height_of(c) != 1:
+            raise IllegalMoveError(f"{text} is not a run of single cubes: {_describe(state, c)}")
+    if length > ROOM[onto]:
+        raise IllegalMoveError(
+            f"unplayable stack: a stack of {length} on {GRID.label(onto)} could never be "
+            f"distributed (at most {ROOM[onto]} cells to the edge from there)"
+        )
+    move = stack_move(far, onto)
+    assert move is not None and move[0] == STACK
+    return move
+
+
+def _check_distribution(state: XoBoState, cell: int, towards: int) -> XoBoMove:
+    label, target = GRID.label(cell), GRID.label(towards)
+    h = state.height_of(cell)
+    if h < 3:
+        raise IllegalMoveError(f"{label} holds no stack to distribute ({_describe(state, cell)})")
+    line = _line(cell, towards)
+    if line is None or line[1] != 1:
+        raise IllegalMoveError(
+            f"{target} is not next to {label}: write the stack's cell, 'x', then the first "
+            "cell in the direction of the distribution (e.g. g6xf5)"
+        )
+    direction = line[0]
+    ray = RAYS[cell][direction]
+    if len(ray) < h:
+        raise IllegalMoveError(
+            f"the {h} cubes of {label} would run off the board towards {target} "
+            f"(only {len(ray)} cell{'s' if len(ray) != 1 else ''} to the edge)"
+        )
+    reached = ray[:h]
+    if not any(state.ones >> c & 1 for c in reached):
+        raise IllegalMoveError(
+            f"distributing {label} towards {target} captures nothing: no cell reached "
+            "holds a single cube"
+        )
+    for c in reached:
+        if state.stacks >> c & 1:
+            grown = height_at(state.heights, c) + 1
+            if grown > ROOM[c]:
+                raise IllegalMoveError(
+                    f"distributing {label} towards {target} would grow the stack on "
+                    f"{GRID.label(c)} to {grown} cubes, which could never be distributed "
+                    f"(at most {ROOM[c]} cells to the edge from there)"
+                )
+    move = distribute_move(cell, direction)
+    assert move is not None and move[0] == DISTRIBUTE
+    return move
+
+
+# -- position strings ---------------------------------------------------------------------
+
+
+def position_body(state: XoBoState) -> str:
+    """The body of ``state``'s position string (see the module docstring)."""
+    rows = []
+    for r in range(SIZE - 1, -1, -1):
+        chars = []
+        for c in range(SIZE):
+            h = state.height_of(GRID.index(c, r))
+            chars.append("." if h == 0 else str(h))
+        rows.append("".join(chars))
+    res = state.reserves
+    flag = "v" if state.voyna else "-"
+    return f"{'/'.join(rows)} {_SIDES[state.turn]} {state.common}/{res[0]}/{res[1]} {flag}"
+
+
+def parse_position_body(game: XoBo, body: str) -> XoBoState:
+    """Read a position body made by :func:`position_body`."""
+    if not isinstance(body, str):
+        raise InvalidPositionError("a position is text")
+    fields = body.split()
+    if len(fields) not in (3, 4):
+        raise InvalidPositionError(
+            "an XoBo position has 3 or 4 fields: the rows (9 to 1, '/' between them), the "
+            "side to move (ns or ew), the reserves common/ns/ew, and optionally v or -"
+        )
+    rows = fields[0].split("/")
+    if len(rows) != SIZE:
+        raise InvalidPositionError(f"the board needs {SIZE} rows separated by '/', not {len(rows)}")
+    ones = stacks = heights = 0
+    on_board = 0
+    for k, text in enumerate(rows):
+        r = SIZE - 1 - k
+        if len(text) != SIZE:
+            raise InvalidPositionError(
+                f"row {r + 1} ({text!r}) must have {SIZE} characters, one per column a-i"
+            )
+        for c, ch in enumerate(text):
+            index = GRID.index(c, r)
+            label = GRID.label(index)
+            if ch == ".":
+                continue
+            if ch == "1":
+                ones |= 1 << index
+                on_board += 1
+                continue
+            if ch == "2":
+                raise InvalidPositionError(
+                    f"{label} cannot hold exactly two cubes: such cubes are captured at once"
+                )
+            if not ch.isdigit() or ch == "0":
+                raise InvalidPositionError(
+                    f"unknown character {ch!r} at {label}: use '.', '1' or a stack height 3-8"
+                )
+            h = int(ch)
+            if h > ROOM[index]:
+                raise InvalidPositionError(
+                    f"a stack of {h} on {label} could never be distributed (at most "
+                    f"{ROOM[index]} cells to the edge)"
+                )
+            stacks |= 1 << index
+            heights |= h << (index << 2)
+            on_board += h
+    side = fields[1].lower()
+    if side not in _SIDES:
+        raise InvalidPositionError(f"the side to move must be 'ns' or 'ew', not {fields[1]!r}")
+    parts = fields[2].split("/")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise InvalidPositionError(
+            f"the reserves must read common/ns/ew with whole numbers, not {fields[2]!r}"
+        )
+    common, r0, r1 = (int(p) for p in parts)
+    total = on_board + common + r0 + r1
+    if total != TOTAL_CUBES:
+        raise InvalidPositionError(
+            f"the position holds {total} cubes ({on_board} on the board, {common} in the "
+            f"common reserve, {r0}+{r1} in the personal reserves), not {TOTAL_CUBES}"
+        )
+    state = XoBoState(game, ones, stacks, heights, common, (r0, r1), _SIDES.index(side))
+    if len(fields) == 4:
+        flag = fields[3].lower()
+        if flag not in ("v", "-"):
+            raise InvalidPositionError(
+                f"the last field must be 'v' (voyna) or '-', not {fields[3]!r}"
+            )
+        if (flag == "v") != state.voyna:
+            said = "voyna" if flag == "v" else "no voyna"
+            actual = "is" if state.voyna else "is not"
+            raise InvalidPositionError(
+                f"the position says {said}, but the side to move {actual} under voyna here"
+            )
+    return state
