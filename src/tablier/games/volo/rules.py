@@ -351,10 +351,13 @@ def generate(state: VoloState) -> list[VoloMove]:
     flocks = grid.components(mine) if mine else []
     open_theirs = empty | theirs
     axes = shifts[:3]
+    dilate_raw = grid.dilate_raw
     for flock in flocks:
         others = mine & ~flock
         if not others:
             continue
+        # A flight must land next to another flock: some landing cell in this zone.
+        zone = dilate_raw(others)
         lines = []
         x = flock
         while x:
@@ -370,32 +373,30 @@ def generate(state: VoloState) -> list[VoloMove]:
                     nxt <<= s
         for line in lines:
             rest = flock & ~line
-            # When taking the line out leaves the rest of the flock connected, the
-            # flock stays whole as soon as the line lands next to the rest.
-            rest_whole = not rest or not _may_divide(board, flock, line)
             free = empty | line
             blocked = ~free
-            ring = grid.dilate_raw(line)
             base = mine & ~line
+            rest_near = -1  # lazily: cells next to the rest of the flock, or 0 if it may split
             for s in shifts:
                 cur = line
-                near = ring
                 while True:
                     if s > 0:
                         cur <<= s
-                        if cur & blocked:
-                            break
-                        near <<= s
                     else:
                         cur >>= -s
-                        if cur & blocked:
-                            break
-                        near >>= -s
-                    if not near & others:
+                    if cur & blocked:
+                        break
+                    if not cur & zone:
                         continue
                     after = base | cur
-                    if rest and not (rest_whole and near & rest) and rest & ~fill(cur, after):
-                        continue
+                    if rest:
+                        if rest_near < 0:
+                            # When taking the line out leaves the rest of the flock
+                            # connected, the flock stays whole as soon as the line
+                            # lands next to the rest.
+                            rest_near = 0 if _may_divide(board, flock, line) else dilate_raw(rest)
+                        if not cur & rest_near and rest & ~fill(cur, after):
+                            continue
                     flights += 1
                     if _may_divide(board, open_theirs | line, cur):
                         _add_with_regions(moves, board, line, cur, after, theirs)
