@@ -54,6 +54,8 @@ def parse_move(game: Volo, state: VoloState, text: str) -> VoloMove:
     """Return the legal move written ``text``, or raise a precise error."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
+    if not isinstance(state, VoloState) or state.game != game:
+        raise InvalidMoveError(f"this is not a position of {game.spec}")
     norm = "".join(text.translate(_DASHES).lower().split())
     if not norm:
         raise InvalidMoveError("empty move")
