@@ -222,6 +222,10 @@ class Record:
         states, _ = self._replay()
         return states
 
+    def replay_moves(self) -> tuple[list[State], list[Move]]:
+        """Like :meth:`replay`, also returning the moves (one fewer than the states)."""
+        return self._replay()
+
     def final_state(self) -> State:
         """The position after the last decision."""
         return self.replay()[-1]

@@ -1,0 +1,245 @@
+"""The ``tablier`` command: list games, play in the terminal, replay records, perft.
+
+Every subcommand works for every registered game through the core protocol;
+game options are read from each game's declared ``OPTIONS``, so
+``tablier play volo --board mini --edition 2010`` needs no code that knows
+Volo.  See ``docs/cli.md``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .. import games as registry
+from ..core.errors import RecordError, TablierError
+from ..core.game import Game, State
+from ..core.perft import divide, perft
+from ..core.record import Record
+from .session import LineReader, PlaySession, ReplaySession
+
+__all__ = ["main", "parse_game_args"]
+
+_CONTEXT = {"help_option_names": ["-h", "--help"]}
+_OPEN = {"ignore_unknown_options": True, "allow_extra_args": True, **_CONTEXT}
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+def parse_game_args(args: tuple[str, ...] | list[str], *, need_game: bool = True) -> Game | None:
+    """Read ``GAME [--option VALUE | --option=VALUE ...]`` into a game.
+
+    GAME may be a name or a full spec (``volo:board=mini``); the flags are
+    the game's declared options (``-`` and ``_`` are interchangeable).
+    Raises :class:`click.UsageError` with the valid options listed.
+    """
+    name = None
+    flags: list[tuple[str, str | None]] = []
+    i = 0
+    args = list(args)
+    while i < len(args):
+        arg = args[i]
+        if arg.startswith("--"):
+            key, eq, value = arg[2:].partition("=")
+            if not eq:
+                if i + 1 >= len(args) or args[i + 1].startswith("--"):
+                    raise click.UsageError(f"option --{key} needs a value")
+                value = args[i + 1]
+                i += 1
+            flags.append((key, value))
+        elif arg.startswith("-") and len(arg) > 1 and not arg[1].isdigit():
+            raise click.UsageError(f"unknown flag {arg!r}")
+        elif name is None:
+            name = arg
+        else:
+            raise click.UsageError(f"unexpected argument {arg!r}")
+        i += 1
+    if name is None:
+        if flags or need_game:
+            raise click.UsageError(
+                f"name the game (one of: {', '.join(registry.names())})"
+            )
+        return None
+    try:
+        if ":" in name:
+            base = registry.from_spec(name)
+            cls, options = type(base), dict(base.options)
+        else:
+            cls, options = registry.game_class(name), {}
+    except TablierError as exc:
+        raise click.UsageError(str(exc)) from None
+    declared = {o.name: o for o in cls.OPTIONS}
+    for key, value in flags:
+        attr = key.replace("-", "_")
+        if attr not in declared:
+            valid = ", ".join(f"--{o.name.replace('_', '-')}" for o in cls.OPTIONS) or "none"
+            raise click.UsageError(f"{cls.name} has no option --{key} (its options: {valid})")
+        options[attr] = value
+    try:
+        return cls(**options)
+    except TablierError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _start_state(text: str) -> State:
+    """A position string, or a game spec alone meaning its initial position."""
+    text = text.strip()
+    try:
+        if not text:
+            raise TablierError("empty position")
+        if len(text.split()) == 1:
+            return registry.from_spec(text).initial_state()
+        return registry.parse_position(text)
+    except TablierError as exc:
+        raise click.UsageError(f"bad position: {exc}") from None
+
+
+@click.group(context_settings=_CONTEXT)
+@click.version_option(package_name="tablier")
+def main() -> None:
+    """Tablier: abstract board games in the terminal.
+
+    \b
+    tablier games                      list the games and their options
+    tablier play volo --board mini     hot-seat play
+    tablier replay game.txt            step through a record
+    tablier perft volo:board=mini 2    count move paths
+    tablier position volo              print the initial position string
+    """
+
+
+@main.command("games")
+def games_command() -> None:
+    """List the games and their options."""
+    console = _console()
+    table = Table(title="Games", show_lines=True)
+    table.add_column("game")
+    table.add_column("title")
+    table.add_column("options (flags for play and position)")
+    for name in registry.names():
+        try:
+            cls = registry.game_class(name)
+        except Exception as exc:  # a broken game package must not hide the others
+            table.add_row(name, "(cannot be loaded)", Text(str(exc)))
+            continue
+        lines = []
+        for opt in cls.OPTIONS:
+            flag = f"--{opt.name.replace('_', '-')}"
+            default = "none" if opt.default is None else str(opt.default)
+            choices = f" [{'|'.join(str(c) for c in opt.choices)}]" if opt.choices else ""
+            lines.append(f"{flag}{choices} (default {default}): {opt.doc}")
+        table.add_row(name, Text(cls.title), Text("\n".join(lines) or "(none)"))
+    console.print(table)
+
+
+@main.command("play", context_settings=_OPEN)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.option("--position", "position", default=None, help="Start from this position string.")
+@click.option("--load", "load", default=None, help="Load a record and go on from its end.")
+def play_command(args: tuple[str, ...], position: str | None, load: str | None) -> None:
+    """Hot-seat play: tablier play GAME [--OPTION VALUE ...].
+
+    The options are the game's own (see `tablier games`), e.g.
+    `tablier play volo --board mini --edition 2010`.  Type `help` at the
+    prompt for the commands (moves, hint, undo, save, load, position, quit).
+    """
+    if position is not None and load is not None:
+        raise click.UsageError("give either --position or --load, not both")
+    game = parse_game_args(args, need_game=position is None and load is None)
+    console = _console()
+    tags: dict[str, str] = {}
+    moves: list = []
+    if load is not None:
+        try:
+            record = Record.load(load)
+            states, moves = record.replay_moves()
+        except RecordError as exc:
+            raise click.ClickException(str(exc)) from None
+        if game is not None and game != record.game:
+            raise click.UsageError(f"{load} is a record of {record.game.spec}, not {game.spec}")
+        game, start, tags = record.game, states[0], dict(record.tags)
+    elif position is not None:
+        if game is not None:
+            try:
+                start = game.parse_position(position)
+            except TablierError as exc:
+                raise click.UsageError(f"bad position: {exc}") from None
+        else:
+            start = _start_state(position)
+            game = start.game
+    else:
+        assert game is not None
+        start = game.initial_state()
+    session = PlaySession(console, LineReader(console), game, start, moves, tags)
+    session.run()
+
+
+@main.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--all", "show_all", is_flag=True, help="Print every position and exit.")
+def replay_command(file: str, show_all: bool) -> None:
+    """Step through a record: Enter/n next, b back, a number jumps, q quits."""
+    console = _console()
+    try:
+        record = Record.load(file)
+        session = ReplaySession(console, LineReader(console), record)
+    except RecordError as exc:
+        raise click.ClickException(str(exc)) from None
+    if show_all:
+        session.show_all()
+    else:
+        session.run()
+
+
+@main.command("perft")
+@click.argument("position")
+@click.argument("depth", type=int)
+@click.option("--divide", "split", is_flag=True, help="Count per first move.")
+def perft_command(position: str, depth: int, split: bool) -> None:
+    """Count the paths of DEPTH decisions from POSITION.
+
+    POSITION is a position string (quote it) or a game spec alone, such as
+    `volo` or `volo:board=mini`, for its initial position.  The count is
+    printed on standard output, the time on standard error.
+    """
+    state = _start_state(position)
+    if depth < 0:
+        raise click.UsageError("DEPTH must be 0 or more")
+    t0 = time.perf_counter()
+    if split:
+        if depth < 1:
+            raise click.UsageError("--divide needs a DEPTH of at least 1")
+        counts = divide(state, depth)
+        width = max((len(k) for k in counts), default=0)
+        for text, n in counts.items():
+            click.echo(f"{text.ljust(width)}  {n}")
+        total = sum(counts.values())
+        click.echo(f"total: {total}")
+    else:
+        total = perft(state, depth)
+        click.echo(str(total))
+    elapsed = time.perf_counter() - t0
+    rate = total / elapsed if elapsed > 0 else float("inf")
+    click.echo(f"perft({depth}) = {total} in {elapsed:.3f} s ({rate:,.0f} paths/s)", err=True)
+
+
+@main.command("position", context_settings=_OPEN)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def position_command(args: tuple[str, ...]) -> None:
+    """Print the initial position string: tablier position GAME [--OPTION VALUE ...]."""
+    game = parse_game_args(args)
+    assert game is not None
+    click.echo(game.initial_state().to_text())
+
+
+def run(argv: list[str] | None = None) -> Any:  # pragma: no cover - thin wrapper
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``)."""
+    return main.main(args=argv if argv is not None else sys.argv[1:])
