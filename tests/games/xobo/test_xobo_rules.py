@@ -1,0 +1,447 @@
+"""Each rule of docs/rules/xobo.md on hand-built positions (diagrams: row 9 on top)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tablier.core.errors import IllegalMoveError
+from tablier.games import get
+
+from .helpers import build, cell, texts
+
+NS, EW = 0, 1
+
+# East-West threatens on rows 7 and 3 (a double attack); North-South to move.
+DOUBLE_ATTACK = """
+.........
+.........
+oooo.oooo
+.........
+.........
+.........
+ooo.ooooo
+.........
+.........
+"""
+
+# North-South (d6-d9 and f1-f4) and East-West (a4-d4 and f6-i6) both wait for e5,
+# which touches all four half-chains by its corners: a blocus.
+BLOCUS = """
+...o.....
+...o.....
+...o.....
+...o.oooo
+.........
+oooo.o...
+.....o...
+.....o...
+.....o...
+"""
+
+
+def play(state, text):
+    return state.apply(state.game.parse_move(state, text))
+
+
+# -- connection -------------------------------------------------------------------------
+
+
+def test_chain_by_corners_connects_north_and_south():
+    state = build(
+        """
+        ....o....
+        ...o.....
+        ....o....
+        .....o...
+        ....o....
+        ...o.....
+        ...o.....
+        ....o....
+        .........
+        """,
+        side="ns",
+    )
+    assert state.outcome is None
+    after = play(state, "e1")
+    assert after.outcome.winner == NS and after.outcome.reason == "connection"
+
+
+def test_stacks_never_count_in_a_chain():
+    state = build(
+        """
+        ....o....
+        ....o....
+        ....o....
+        ....o....
+        ....3....
+        ....o....
+        ....o....
+        ....o....
+        ....o....
+        """,
+        side="ew",
+    )
+    assert state.outcome is None
+    assert not state.connected(NS)
+
+
+def test_corner_cells_belong_to_both_edges():
+    # the long diagonal touches all four edges through its corners
+    diagonal = """
+        ........o
+        .......o.
+        ......o..
+        .....o...
+        ....o....
+        ...o.....
+        ..o......
+        .o.......
+        .........
+        """
+    state = build(diagonal, side="ew")
+    after = play(state, "a1")
+    assert after.outcome.winner == NS and after.outcome.reason == "blocus"
+    state = build(diagonal, side="ns")
+    after = play(state, "a1")
+    assert after.outcome.winner == EW and after.outcome.reason == "blocus"
+
+
+def test_cubes_serve_whoever_they_connect():
+    # the same cubes make East-West's row; North-South placing the gap loses
+    state = build(
+        """
+        .........
+        .........
+        .........
+        .........
+        oooo.oooo
+        .........
+        .........
+        .........
+        .........
+        """,
+        side="ns",
+    )
+    assert "e5" in texts(state)  # a losing placement is still offered
+    after = play(state, "e5")
+    assert after.outcome.winner == EW and after.outcome.reason == "blocus"
+    assert after.legal_moves() == []
+
+
+# -- voyna ---------------------------------------------------------------------------------
+
+
+def test_voyna_is_announced_by_a_threatening_move():
+    state = build(
+        """
+        .........
+        .........
+        .........
+        .........
+        ooo..oooo
+        .........
+        .........
+        .........
+        .........
+        """,
+        side="ew",
+    )
+    assert not state.voyna
+    after = play(state, "d5")
+    assert after.voyna and after.to_move == NS
+    assert state.game.move_text(state, state.game.parse_move(state, "d5")) == "d5 (v)"
+    threats = after.threats(EW)
+    assert threats == sum(1 << cell(c) for c in ("e4", "e5", "e6"))
+
+
+def test_no_voyna_without_a_cube_to_place():
+    state = build(DOUBLE_ATTACK, side="ns", reserves=(20, 0), common=0)
+    assert state.threats(EW)
+    assert not state.voyna
+    assert all(m.kind == "place" for m in state.legal_moves())
+
+
+def test_double_attack_only_one_half_can_be_stacked_away():
+    state = build(DOUBLE_ATTACK, side="ns")
+    assert state.voyna
+    stackings = [m for m in state.legal_moves() if m.kind == "stack"]
+    assert "a7->c7" in {str(m) for m in stackings}
+    assert "a3->c3" in {str(m) for m in stackings}
+    # stacking one line away leaves the other threat standing
+    after = play(state, "a7->c7")
+    assert after.threats(EW) and not after.voyna  # North-South announced nothing
+    assert play(after, "d3").outcome.winner == EW
+    # whatever North-South does, East-West has a winning reply
+    for move in state.legal_moves():
+        nxt = state.apply(move)
+        if nxt.outcome is not None:
+            assert nxt.outcome.winner == EW
+            continue
+        assert any(
+            (r := nxt.apply_unchecked(reply)).outcome is not None and r.outcome.winner == EW
+            for reply in nxt.legal_moves()
+        ), str(move)
+
+
+def test_blocus_no_voyna_and_no_stacking():
+    state = build(BLOCUS, side="ew")
+    assert state.threats(NS) == 0 and state.threats(EW) == 0
+    assert not state.voyna
+    assert all(m.kind == "place" for m in state.legal_moves())
+    with pytest.raises(IllegalMoveError, match="no voyna"):
+        state.game.parse_move(state, "a4->c4")
+    # the completing cell joins all four edges: whoever fills it loses
+    assert play(state, "e5").outcome.winner == NS
+    assert play(build(BLOCUS, side="ns"), "e5").outcome.winner == EW
+
+
+def test_blocus_outcome_reason():
+    after = play(build(BLOCUS, side="ew"), "e5")
+    assert after.outcome.reason == "blocus"
+
+
+# -- stacking ------------------------------------------------------------------------------
+
+# East-West threatens at i1-i3; a run of five single cubes stands on row 8.
+LONG_RUN = """
+.........
+.ooooo...
+.........
+.........
+.........
+.........
+.........
+oooooooo.
+.........
+"""
+
+
+def test_stacking_refused_without_voyna():
+    state = build(LONG_RUN, side="ew")  # North-South moved last and threatens nothing
+    assert not state.voyna
+    with pytest.raises(IllegalMoveError, match="no voyna to answer"):
+        state.game.parse_move(state, "b8->d8")
+
+
+def row8(state):
+    return {str(m) for m in state.legal_moves() if m.kind == "stack" and str(m).count("8") == 2}
+
+
+def test_stack_from_a_longer_alignment():
+    state = build(LONG_RUN, side="ns")
+    assert state.voyna
+    assert row8(state) == {
+        "b8->d8", "d8->b8", "c8->e8", "e8->c8", "d8->f8", "f8->d8",
+        "b8->e8", "e8->b8", "c8->f8", "f8->c8", "b8->f8", "f8->b8",
+    }  # fmt: skip
+    after = play(state, "b8->e8")
+    assert [after.height(c) for c in ("b8", "c8", "d8", "e8", "f8")] == [0, 0, 0, 4, 1]
+    assert after.common == state.common and after.reserves == state.reserves
+
+
+def test_ten_point_rules_stack_exactly_three():
+    game = get("xobo", stack="three")
+    state = build(LONG_RUN, side="ns", game=game)
+    assert row8(state) == {"b8->d8", "d8->b8", "c8->e8", "e8->c8", "d8->f8", "f8->d8"}
+    with pytest.raises(IllegalMoveError, match="exactly three"):
+        game.parse_move(state, "b8->e8")
+
+
+def test_stack_that_could_never_be_distributed_is_refused():
+    state = build(
+        """
+        .........
+        oooooooo.
+        .........
+        .........
+        ....o....
+        ...o.....
+        ..o......
+        .o.......
+        o........
+        """,
+        side="ns",
+    )
+    assert state.voyna
+    moves = texts(state)
+    assert "e5->a1" in moves  # five cubes on a1: eight cells to the corner i9
+    assert "a1->e5" not in moves  # five cubes on e5: at most four cells to any edge
+    with pytest.raises(IllegalMoveError, match="unplayable stack"):
+        state.game.parse_move(state, "a1->e5")
+    assert "a1->d4" in moves and "b2->e5" in moves  # four cubes fit on e5
+
+
+def test_stack_must_be_a_run_of_single_cubes():
+    state = build(
+        """
+        .........
+        oooooooo.
+        .........
+        .........
+        .........
+        .........
+        .........
+        ..oo.o...
+        .........
+        """,
+        side="ns",
+    )
+    with pytest.raises(IllegalMoveError, match="not a run of single cubes: e2 is empty"):
+        state.game.parse_move(state, "c2->e2")
+    with pytest.raises(IllegalMoveError, match="not a straight run"):
+        state.game.parse_move(state, "c2->f3")
+    with pytest.raises(IllegalMoveError, match="at least three"):
+        state.game.parse_move(state, "c2->d2")
+
+
+# -- distribution --------------------------------------------------------------------------
+
+STACKS = """
+.........
+.......4.
+.........
+.....o...
+..314....
+.........
+..313....
+......3..
+3oo......
+"""
+
+
+def test_distribution_running_off_the_board_is_refused():
+    state = build(STACKS)
+    with pytest.raises(IllegalMoveError, match="run off the board"):
+        state.game.parse_move(state, "h8xi9")
+    assert "h8xi9" not in texts(state)
+
+
+def test_distribution_capturing_nothing_is_refused():
+    state = build(STACKS)
+    with pytest.raises(IllegalMoveError, match="captures nothing"):
+        state.game.parse_move(state, "g2xg3")
+    # g2's only capturing direction is north-west, through d5's single cube
+    assert {t for t in texts(state) if t.startswith("g2x")} == {"g2xf3"}
+
+
+def test_distribution_onto_an_existing_stack():
+    state = build(STACKS, side="ew")
+    after = play(state, "c3xd3")
+    assert [after.height(c) for c in ("c3", "d3", "e3", "f3")] == [0, 0, 4, 1]
+    assert after.reserves == (0, 2)  # the pair on d3 goes to the distributor
+    assert after.cubes_on_board + after.common + sum(after.reserves) == 36
+
+
+def test_distribution_growing_a_stack_too_high_is_refused():
+    state = build(STACKS)
+    with pytest.raises(IllegalMoveError, match="grow the stack on e5 to 5"):
+        state.game.parse_move(state, "c3xd4")
+    assert "c3xd4" not in texts(state)
+
+
+def test_distribution_capturing_two_piles():
+    state = build(STACKS, side="ns", reserves=(1, 0))
+    after = play(state, "a1xb1")
+    assert [after.height(c) for c in ("a1", "b1", "c1", "d1")] == [0, 0, 0, 1]
+    assert after.reserves == (5, 0)
+
+
+def test_any_player_may_distribute_any_stack():
+    for side in ("ns", "ew"):
+        assert "a1xb1" in texts(build(STACKS, side=side))
+
+
+def test_distribution_needs_a_stack_and_a_neighbouring_direction():
+    state = build(STACKS)
+    with pytest.raises(IllegalMoveError, match="holds no stack"):
+        state.game.parse_move(state, "d5xe5")
+    with pytest.raises(IllegalMoveError, match="not next to"):
+        state.game.parse_move(state, "c3xe3")
+
+
+# -- reserves and exhaustion ---------------------------------------------------------------
+
+# 36 cubes in 2 x 2 blocks: nobody is connected.
+BLOCKS = """
+.........
+oo.oo.oo.
+oo.oo.oo.
+.........
+oo.oo.oo.
+oo.oo.oo.
+.........
+oo.oo.oo.
+oo.oo.oo.
+"""
+
+BLOCKS_WITH_STACK = """
+.........
+oo.oo....
+oo.oo.3..
+.........
+oo.oo.oo.
+oo.oo.oo.
+.........
+oo.oo.oo.
+oo.oo.oo.
+"""
+
+
+def test_reserves_switch_from_common_to_personal():
+    state = build(
+        """
+        .........
+        .........
+        o.......o
+        .........
+        .........
+        .........
+        .........
+        .........
+        .........
+        """,
+        reserves=(16, 17),
+        common=1,
+    )
+    s1 = play(state, "e5")  # the last cube of the common reserve
+    assert (s1.common, s1.reserves) == (0, (16, 17))
+    s2 = play(s1, "e6")  # then each player's own
+    assert (s2.common, s2.reserves) == (0, (16, 16))
+    s3 = play(s2, "e7")
+    assert (s3.common, s3.reserves) == (0, (15, 16))
+
+
+def test_exhaustion_by_moves():
+    state = build(BLOCKS, side="ew", common=0)
+    assert state.outcome is not None
+    assert state.outcome.winner == NS and state.outcome.reason == "exhaustion"
+    assert state.legal_moves() == []
+    # with a stack to distribute, East-West can still play (and only that)
+    state = build(BLOCKS_WITH_STACK, side="ew", reserves=(1, 0), common=0)
+    assert state.outcome is None
+    assert {m.kind for m in state.legal_moves()} == {"distribute"}
+
+
+def test_exhaustion_by_cubes_is_immediate():
+    game = get("xobo", exhaustion="cubes")
+    state = build(BLOCKS_WITH_STACK, side="ew", reserves=(1, 0), common=0, game=game)
+    assert state.outcome.winner == NS and state.outcome.reason == "exhaustion"
+    # the player who just moved is out of cubes while the other still has some
+    state = build(BLOCKS_WITH_STACK, side="ns", reserves=(1, 0), common=0, game=game)
+    assert state.outcome.winner == NS  # East-West, who moved last, has none
+    default = build(BLOCKS_WITH_STACK, side="ns", reserves=(1, 0), common=0)
+    assert default.outcome is None
+
+
+def test_exhaustion_after_the_last_common_cube():
+    one_missing = BLOCKS.replace("oo.oo.oo.\n", "oo.oo.o..\n", 1)
+    game = get("xobo", exhaustion="cubes")
+    state = build(one_missing, side="ns", common=1, game=game)
+    assert state.outcome is None
+    after = play(state, "a9")
+    assert after.common == 0 and after.outcome.winner == NS
+    assert after.outcome.reason == "exhaustion"
+    # under the XoBo rule East-West has no move at all, so loses the same way
+    state = build(one_missing, side="ns", common=1)
+    after = play(state, "a9")
+    assert after.outcome.winner == NS and after.outcome.reason == "exhaustion"
