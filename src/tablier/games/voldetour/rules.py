@@ -1,0 +1,677 @@
+"""Voldetour rules: the 3D board model, decisions, states and move generation.
+
+The model (units: one square by one level, levels 0 .. tower_height - 1):
+
+- A *block* fills whole unit cells: a cuboid, placed as an orientation
+  (columns x rows x levels) anchored at its lowest-column, lowest-row square
+  and resting at level ``z``.
+- A *stair* is a wedge filling half of one unit cell.  Upright, its slope
+  rises across the square towards direction ``d`` (n, e, s, w).  Upside down
+  (``inv``), it can only be nested on an upright stair of the same cell, slope
+  against slope; the two fill the cell and give a flat top.
+- The towers are fixed columns ``tower_height`` high; nothing is placed on them.
+
+Every column is a contiguous stack from the board (no piece may leave empty
+space under it), topped either flat at some height or by one upright,
+un-nested stair (a *slope*).  The engine keeps, per level, bitboards of the
+block cells, of the upright stairs per direction and of the nested upside-down
+stairs, and derives from them the flat tops per height, the squares where a
+piece may rest and the slopes the Lords use.
+
+A turn is a sequence of decisions by the same player (see ``docs/rules/voldetour.md``):
+
+- *take* a block (``B123``: from the reserve or lifted from the board) or a stair
+  (``S`` from the reserve, ``Sc4`` lifted from c4); at most one block action and
+  one stair action per turn, and none once the Lord has moved;
+- *put* the piece in hand (``B123@c3:2x1x3``, ``S@c4:n``, ``S@c4:u``);
+- move the Lord (``Lb2-b3-c3``), which ends the turn;
+- ``end`` the turn (after at least one action), or ``pass`` when no action is possible.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.game import Move, Outcome, State
+from ...core.geometry import bits
+from .pieceset import DIR_NAMES, PieceSet
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Voldetour
+
+__all__ = ["PLAYER_NAMES", "Board", "VMove", "VState"]
+
+PLAYER_NAMES = ("Black", "White")
+
+#: Action bits of ``VState.done``: block action used, stair action used,
+#: a piece came from a reserve this turn (irreversible, for repetition).
+BLOCK, STAIR, FROM_RESERVE = 1, 2, 4
+
+_UNSET: Any = object()
+
+
+class VMove(Move):
+    """One Voldetour decision.  ``key`` identifies it; ``str()`` gives its notation.
+
+    Keys: ``("T", "B", k)`` take block kind ``k``; ``("T", "S", None)`` take a
+    stair from the reserve; ``("T", "S", (a, z, d, inv))`` lift that stair;
+    ``("P", "B", k, oid, a, z)`` put the block in hand; ``("P", "S", a, z, d, inv)``
+    put the stair in hand; ``("L", path)`` move the Lord along the squares of
+    ``path`` (bit indices, start included); ``("E",)`` end the turn; ``("X",)`` pass.
+    """
+
+    __slots__ = ("_ps", "key")
+
+    def __init__(self, key: tuple, ps: PieceSet) -> None:
+        self.key = key
+        self._ps = ps
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, VMove) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    @property
+    def kind(self) -> str:
+        """``"take"``, ``"put"``, ``"lord"``, ``"end"`` or ``"pass"``."""
+        return {"T": "take", "P": "put", "L": "lord", "E": "end", "X": "pass"}[self.key[0]]
+
+    def __str__(self) -> str:
+        key, ps = self.key, self._ps
+        label = ps.grid.label
+        tag = key[0]
+        if tag == "T":
+            if key[1] == "B":
+                return "B" + ps.blocks[key[2]].name
+            return "S" if key[2] is None else "S" + label(key[2][0])
+        if tag == "P":
+            if key[1] == "B":
+                o = ps.orientations[key[3]]
+                lev = f"+{key[5]}" if key[5] else ""
+                return f"B{ps.blocks[key[2]].name}@{label(key[4])}{lev}:{o.text}"
+            lev = f"+{key[3]}" if key[3] else ""
+            return f"S@{label(key[2])}{lev}:{'u' if key[5] else DIR_NAMES[key[4]]}"
+        if tag == "L":
+            return "L" + "-".join(label(i) for i in key[1])
+        return "end" if tag == "E" else "pass"
+
+
+class Board:
+    """Bitboards derived from the pieces on the board (one position).
+
+    Per level ``z``: ``blk[z]`` block cells, ``up[z][d]`` upright stairs rising
+    towards ``d`` (nested or not), ``inv[z]`` upside-down stairs, ``occ[z]``
+    occupied cells, ``full[z]`` full cells (blocks and nested pairs),
+    ``slope[z][d]`` un-nested upright stairs.  Per height ``h`` (0 ..
+    tower_height): ``flat[h]`` squares whose column has a flat top at ``h``
+    (towers excluded), ``lflat[h]`` the same where a Lord may stand (towers at
+    the top height).  ``place[z]`` squares where a piece may rest at level ``z``
+    (flat top at ``z``, no tower, no Lord).
+    """
+
+    __slots__ = ("blk", "flat", "full", "inv", "lflat", "lordmask", "occ", "place", "slope", "up")
+
+    def __init__(
+        self, ps: PieceSet, blocks: tuple, stairs: tuple, lords: tuple[int, int]
+    ) -> None:
+        H = ps.tower_height
+        ori = _orients(ps)
+        blk = [0] * H
+        for pl in blocks:
+            if pl is not None:
+                oid, a, z = pl
+                o = ori[oid]
+                fp = o.base << a
+                for lev in range(z, z + o.dz):
+                    blk[lev] |= fp
+        up = [[0, 0, 0, 0] for _ in range(H)]
+        inv = [0] * H
+        for side in stairs:
+            for a, z, d, i in side:
+                if i:
+                    inv[z] |= 1 << a
+                else:
+                    up[z][d] |= 1 << a
+        occ = [blk[z] | up[z][0] | up[z][1] | up[z][2] | up[z][3] for z in range(H)]
+        full = [blk[z] | inv[z] for z in range(H)]
+        board = ps.grid.board
+        towers = (1 << ps.towers[0]) | (1 << ps.towers[1])
+        flat = [board & ~occ[0] & ~towers]
+        for h in range(1, H):
+            flat.append(full[h - 1] & ~occ[h])
+        flat.append(full[H - 1])
+        lordmask = (1 << lords[0]) | (1 << lords[1])
+        free = ~lordmask
+        self.blk, self.up, self.inv, self.occ, self.full = blk, up, inv, occ, full
+        self.flat = flat
+        self.lflat = [*flat[:H], flat[H] | towers]
+        self.place = [flat[z] & free for z in range(H)]
+        self.slope = [[up[z][d] & ~inv[z] for d in range(4)] for z in range(H)]
+        self.lordmask = lordmask
+
+    def height(self, a: int) -> int | None:
+        """The flat-top height at square ``a`` (None on a slope)."""
+        for h, m in enumerate(self.lflat):
+            if m >> a & 1:
+                return h
+        return None
+
+
+_ORIENTS: dict[int, tuple] = {}
+
+
+def _orients(ps: PieceSet) -> tuple:
+    got = _ORIENTS.get(id(ps))
+    if got is None:
+        got = _ORIENTS[id(ps)] = ps.orientations
+    return got
+
+
+def anchors(place: int, o: Any) -> int:
+    """Anchors where orientation ``o`` rests at the level whose free flat tops are ``place``."""
+    m = place & o.anchors
+    for off in o.offsets:
+        if not m:
+            return 0
+        m &= place >> off
+    return m
+
+
+class VState(State):
+    """An immutable Voldetour position (see the module docstring for the model).
+
+    Fields: ``blocks`` (per player, per block kind: ``None`` in reserve or in
+    hand, else ``(oid, anchor, level)``), ``stairs`` (per player, the sorted
+    placements ``(square, level, direction, upside_down)`` on the board),
+    ``lords`` (the two Lords' squares), ``turn`` (1-based turn number; Black
+    plays the odd turns), ``done`` (action bits used this turn), ``hand`` (the
+    piece being placed: ``("B", k, previous placement or None)`` or
+    ``("S", previous placement or None)``), ``passes`` (consecutive passes),
+    ``history`` (repetition keys since the last irreversible action, only
+    with the ``repetition`` option).
+    """
+
+    __slots__ = (
+        "_board",
+        "_hash",
+        "_moves",
+        "_outcome",
+        "blocks",
+        "done",
+        "game",
+        "hand",
+        "history",
+        "lords",
+        "passes",
+        "stairs",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        game: Voldetour,
+        blocks: tuple,
+        stairs: tuple,
+        lords: tuple[int, int],
+        turn: int,
+        done: int = 0,
+        hand: tuple | None = None,
+        passes: int = 0,
+        history: tuple = (),
+    ) -> None:
+        self.game = game
+        self.blocks = blocks
+        self.stairs = stairs
+        self.lords = lords
+        self.turn = turn
+        self.done = done
+        self.hand = hand
+        self.passes = passes
+        self.history = history
+        self._board = None
+        self._moves = None
+        self._outcome = _UNSET
+        self._hash = None
+
+    # -- protocol -------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int:
+        """Black (0) plays the odd turns, White (1) the even ones."""
+        return (self.turn - 1) & 1
+
+    def _key(self) -> tuple:
+        return (
+            self.blocks,
+            self.stairs,
+            self.lords,
+            self.turn,
+            self.done,
+            self.hand,
+            self.passes,
+            self.history,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, VState) and other.game == self.game and other._key() == self._key()
+        )
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._key())
+        return self._hash
+
+    @property
+    def board(self) -> Board:
+        """The derived bitboards of this position (computed once)."""
+        if self._board is None:
+            self._board = Board(self.game.pieceset, self.blocks, self.stairs, self.lords)
+        return self._board
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Win on the enemy tower, loss by staying, or a draw (passes, repetition, limit)."""
+        if self._outcome is _UNSET:
+            self._outcome = self._compute_outcome()
+        return self._outcome
+
+    def _compute_outcome(self) -> Outcome | None:
+        ps = self.game.pieceset
+        names = PLAYER_NAMES
+        for p in (0, 1):
+            if self.lords[p] == ps.towers[1 - p]:
+                return Outcome(p, "tower", f"{names[p]}'s Lord reached the enemy tower")
+        for p in (0, 1):
+            if self.lords[p] == ps.towers[p] and self.turns_completed(p) >= 3:
+                return Outcome(
+                    1 - p,
+                    "stayed",
+                    f"{names[p]}'s Lord did not leave its tower by the end of its third turn",
+                )
+        if self.passes >= 2:
+            return Outcome(None, "no-action", "neither player could act: draw")
+        if self.history and self.history.count(self.history[-1]) >= 3:
+            return Outcome(None, "repetition", "the same position came three times: draw")
+        limit = self.game.max_turns
+        if limit is not None and self.turn > limit:
+            return Outcome(None, "move-limit", f"the limit of {limit} turns was reached: draw")
+        return None
+
+    def turns_completed(self, player: int) -> int:
+        """How many turns ``player`` has finished."""
+        return self.turn // 2 if player == 0 else (self.turn - 1) // 2
+
+    # -- reserves -------------------------------------------------------------------
+
+    def reserve_blocks(self, player: int) -> list[int]:
+        """The block kinds of ``player`` in reserve (not on the board, not in hand)."""
+        nb = len(self.game.pieceset.blocks)
+        held = self.hand[1] if self.hand and self.hand[0] == "B" and self.to_move == player else -1
+        return [
+            k for k in range(nb) if self.blocks[player * nb + k] is None and k != held
+        ]
+
+    def reserve_stairs(self, player: int) -> int:
+        """How many stairs ``player`` has in reserve."""
+        held = 1 if self.hand and self.hand[0] == "S" and self.to_move == player else 0
+        return self.game.pieceset.stairs - len(self.stairs[player]) - held
+
+    # -- move generation ------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal decision, in a fixed order; empty once the game is over."""
+        if self._moves is None:
+            self._moves = [] if self.outcome is not None else self._generate()
+        return list(self._moves)
+
+    def _generate(self) -> list[VMove]:
+        ps = self.game.pieceset
+        b = self.board
+        if self.hand is not None:
+            return self._puts(b)
+        p = self.to_move
+        nb = len(ps.blocks)
+        moves: list[VMove] = []
+        if not self.done & BLOCK:
+            for k in range(nb):
+                pl = self.blocks[p * nb + k]
+                if pl is None:
+                    if self._block_fits(b, k, None):
+                        moves.append(VMove(("T", "B", k), ps))
+                elif not self.block_blocked(b, pl):
+                    blocks = list(self.blocks)
+                    blocks[p * nb + k] = None
+                    b2 = Board(ps, tuple(blocks), self.stairs, self.lords)
+                    if self._block_fits(b2, k, pl):
+                        moves.append(VMove(("T", "B", k), ps))
+        if not self.done & STAIR:
+            if self.reserve_stairs(p) > 0 and self._stair_fits(b, None):
+                moves.append(VMove(("T", "S", None), ps))
+            mine = self.stairs[p]
+            for j, st in enumerate(mine):
+                if self.stair_blocked(b, st):
+                    continue
+                stairs = list(self.stairs)
+                stairs[p] = mine[:j] + mine[j + 1 :]
+                b2 = Board(ps, self.blocks, tuple(stairs), self.lords)
+                if self._stair_fits(b2, st):
+                    moves.append(VMove(("T", "S", st), ps))
+        for path in self.lord_paths(b).values():
+            moves.append(VMove(("L", path), ps))
+        if self.done:
+            moves.append(VMove(("E",), ps))
+        elif not moves:
+            moves.append(VMove(("X",), ps))
+        return moves
+
+    def _block_fits(self, b: Board, k: int, prev: tuple | None) -> bool:
+        H = self.game.pieceset.tower_height
+        for o in self.game.pieceset.blocks[k].orientations:
+            for z in range(H - o.dz + 1):
+                m = anchors(b.place[z], o)
+                if prev is not None and prev[0] == o.oid and prev[2] == z:
+                    m &= ~(1 << prev[1])
+                if m:
+                    return True
+        return False
+
+    def _stair_fits(self, b: Board, prev: tuple | None) -> bool:
+        H = self.game.pieceset.tower_height
+        for z in range(H):
+            if b.place[z]:
+                # an upright stair fits there in four directions, at most one is prev
+                return True
+            for d in range(4):
+                m = b.slope[z][d]
+                if prev is not None and prev[1] == z and prev[2] == d and prev[3]:
+                    m &= ~(1 << prev[0])
+                if m:
+                    return True
+        return False
+
+    def _puts(self, b: Board) -> list[VMove]:
+        ps = self.game.pieceset
+        H = ps.tower_height
+        hand = self.hand
+        moves: list[VMove] = []
+        if hand[0] == "B":
+            k, prev = hand[1], hand[2]
+            for o in ps.blocks[k].orientations:
+                oid = o.oid
+                for z in range(H - o.dz + 1):
+                    m = anchors(b.place[z], o)
+                    if prev is not None and prev[0] == oid and prev[2] == z:
+                        m &= ~(1 << prev[1])
+                    for a in bits(m):
+                        moves.append(VMove(("P", "B", k, oid, a, z), ps))
+            return moves
+        prev = hand[1]
+        for z in range(H):
+            for a in bits(b.place[z]):
+                for d in range(4):
+                    moves.append(VMove(("P", "S", a, z, d, 0), ps))
+            for d in range(4):
+                for a in bits(b.slope[z][d]):
+                    moves.append(VMove(("P", "S", a, z, d, 1), ps))
+        if prev is not None:
+            moves.remove(VMove(("P", "S", *prev), ps))
+        return moves
+
+    # -- blocking ---------------------------------------------------------------------
+
+    def block_blocked(self, b: Board, pl: tuple) -> bool:
+        """True when the block placed at ``pl`` cannot be moved (covered or enclosed)."""
+        ps = self.game.pieceset
+        oid, a, z = pl
+        o = _orients(ps)[oid]
+        fp = o.base << a
+        zt = z + o.dz
+        if fp & b.lordmask or (zt < ps.tower_height and b.occ[zt] & fp):
+            return True
+        board = ps.grid.board
+        for e, s in enumerate(ps.grid.shifts):
+            n = fp << s if s > 0 else fp >> -s
+            if n & ~board:
+                return False
+            ring = n & ~fp
+            opp = (e + 2) & 3
+            for lev in range(z, zt):
+                if ring & ~(b.full[lev] | b.up[lev][opp]):
+                    return False
+        return True
+
+    def stair_blocked(self, b: Board, st: tuple) -> bool:
+        """True when the stair placed at ``st`` cannot be moved (covered or enclosed)."""
+        ps = self.game.pieceset
+        a, z, d, i = st
+        bit = 1 << a
+        full, up = b.full[z], b.up[z]
+        if i:
+            if bit & b.lordmask or (z + 1 < ps.tower_height and b.occ[z + 1] & bit):
+                return True
+            # the thick end faces -d; the side triangles are the upper halves
+            faces = [((d + 2) & 3, full | up[d])]
+            faces += [(e, full | up[(e + 2) & 3]) for e in ((d + 1) & 3, (d + 3) & 3)]
+        else:
+            if b.inv[z] & bit:
+                return True
+            # the high end faces +d; the side triangles are the lower halves
+            faces = [(d, full | up[(d + 2) & 3])]
+            faces += [(e, full | up[(e + 2) & 3] | up[d]) for e in ((d + 1) & 3, (d + 3) & 3)]
+        board = ps.grid.board
+        shifts = ps.grid.shifts
+        for e, hide in faces:
+            s = shifts[e]
+            n = bit << s if s > 0 else bit >> -s
+            if not n & board & hide:
+                return False
+        return True
+
+    # -- the Lord ----------------------------------------------------------------------
+
+    def lord_step(self, b: Board, q: int, h: int, e: int) -> tuple[int, int] | None:
+        """Where one step from square ``q`` (flat top at ``h``) towards ``e`` lands.
+
+        Either the next square, flat at the same height, or the square beyond a
+        straight, continuous chain of slopes.  Returns ``(square, height)`` or
+        None.  Lords and towers are not checked here.
+        """
+        grid = self.game.pieceset.grid
+        board = grid.board
+        s = grid.shifts[e]
+        t = q + s
+        if not board >> t & 1:
+            return None
+        if b.lflat[h] >> t & 1:
+            return t, h
+        cur = h
+        H = self.game.pieceset.tower_height
+        back = (e + 2) & 3
+        slope = b.slope
+        lflat = b.lflat
+        while True:
+            if cur < H and slope[cur][e] >> t & 1:
+                cur += 1
+            elif cur > 0 and slope[cur - 1][back] >> t & 1:
+                cur -= 1
+            else:
+                return None
+            t += s
+            if not board >> t & 1:
+                return None
+            if lflat[cur] >> t & 1:
+                return t, cur
+
+    def lord_paths(self, b: Board | None = None) -> dict[int, tuple[int, ...]]:
+        """The squares the Lord to move can end on, each with a shortest path (start first).
+
+        Breadth-first search over flat squares, at most three steps, never
+        through the other Lord; the own tower may be crossed but not ended on.
+        """
+        if b is None:
+            b = self.board
+        ps = self.game.pieceset
+        p = self.to_move
+        src, other = self.lords[p], self.lords[1 - p]
+        h0 = b.height(src)
+        if h0 is None:  # pragma: no cover - positions are checked when built
+            return {}
+        parent = {src: -1}
+        frontier = [(src, h0)]
+        step = self.lord_step
+        for _ in range(3):
+            nxt = []
+            for q, h in frontier:
+                for e in range(4):
+                    r = step(b, q, h, e)
+                    if r is None:
+                        continue
+                    t = r[0]
+                    if t == other or t in parent:
+                        continue
+                    parent[t] = q
+                    nxt.append(r)
+            frontier = nxt
+        out = {}
+        own = ps.towers[p]
+        for t in sorted(parent):
+            if t in (src, own):
+                continue
+            path = [t]
+            while parent[path[-1]] != -1:
+                path.append(parent[path[-1]])
+            out[t] = tuple(reversed(path))
+        return out
+
+    # -- applying -----------------------------------------------------------------------
+
+    def apply_unchecked(self, move: Move) -> VState:
+        """The state after ``move`` (which must come from :meth:`legal_moves`)."""
+        key = move.key  # type: ignore[attr-defined]
+        tag = key[0]
+        ps = self.game.pieceset
+        p = self.to_move
+        nb = len(ps.blocks)
+        if tag == "T":
+            if key[1] == "B":
+                k = key[2]
+                pl = self.blocks[p * nb + k]
+                blocks = self.blocks
+                if pl is not None:
+                    lb = list(blocks)
+                    lb[p * nb + k] = None
+                    blocks = tuple(lb)
+                return self._replace(blocks=blocks, hand=("B", k, pl))
+            st = key[2]
+            stairs = self.stairs
+            if st is not None:
+                ls = list(stairs)
+                ls[p] = tuple(x for x in stairs[p] if x != st)
+                stairs = tuple(ls)
+            return self._replace(stairs=stairs, hand=("S", st))
+        if tag == "P":
+            if key[1] == "B":
+                k = key[2]
+                lb = list(self.blocks)
+                lb[p * nb + k] = key[3:]
+                fresh = FROM_RESERVE if self.hand[2] is None else 0
+                return self._replace(
+                    blocks=tuple(lb), hand=None, done=self.done | BLOCK | fresh
+                )
+            ls = list(self.stairs)
+            ls[p] = tuple(sorted((*self.stairs[p], key[2:])))
+            fresh = FROM_RESERVE if self.hand[1] is None else 0
+            return self._replace(stairs=tuple(ls), hand=None, done=self.done | STAIR | fresh)
+        if tag == "L":
+            lords = (key[1][-1], self.lords[1]) if p == 0 else (self.lords[0], key[1][-1])
+            return self._end_turn(lords=lords)
+        if tag == "X":
+            return self._end_turn(passes=self.passes + 1)
+        return self._end_turn()
+
+    def _replace(self, **changes: Any) -> VState:
+        f = {
+            "blocks": self.blocks,
+            "stairs": self.stairs,
+            "lords": self.lords,
+            "turn": self.turn,
+            "done": self.done,
+            "hand": self.hand,
+            "passes": self.passes,
+            "history": self.history,
+        }
+        f.update(changes)
+        return VState(self.game, **f)
+
+    def _end_turn(self, lords: tuple[int, int] | None = None, passes: int = 0) -> VState:
+        lords = self.lords if lords is None else lords
+        history: tuple = ()
+        nxt = VState(self.game, self.blocks, self.stairs, lords, self.turn + 1, 0, None, passes)
+        if self.game.repetition:
+            key = nxt.repetition_key()
+            history = (key,) if self.done & FROM_RESERVE else (*self.history, key)
+            nxt.history = history
+        return nxt
+
+    def repetition_key(self) -> int:
+        """A deterministic 64-bit key of the pieces, Lords and player to move."""
+        flat: list[int] = [self.to_move, *self.lords]
+        for pl in self.blocks:
+            flat.extend(pl if pl is not None else (-1, -1, -1))
+        for side in self.stairs:
+            flat.append(-2)
+            for st in side:
+                flat.extend(st)
+        return hash(tuple(flat)) & 0xFFFFFFFFFFFFFFFF
+
+    # -- text -------------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """The position string (the game spec, then the body; see :meth:`body`)."""
+        return self.game.position_text(self.body())
+
+    def body(self) -> str:
+        """The position body: ``turn=N lords=b2,i9 black=... white=... [do=..] [hand=..]...``.
+
+        ``black``/``white`` list the pieces on the board in the put notation
+        (``-`` for none); pieces not listed (and not in hand) are in reserve.
+        """
+        ps = self.game.pieceset
+        label = ps.grid.label
+        nb = len(ps.blocks)
+        words = [f"turn={self.turn}", f"lords={label(self.lords[0])},{label(self.lords[1])}"]
+        for p, word in ((0, "black"), (1, "white")):
+            items = []
+            for k in range(nb):
+                pl = self.blocks[p * nb + k]
+                if pl is not None:
+                    items.append(str(VMove(("P", "B", k, *pl), ps)))
+            for st in self.stairs[p]:
+                items.append(str(VMove(("P", "S", *st), ps)))
+            words.append(f"{word}={','.join(items) or '-'}")
+        if self.done:
+            flags = ("b" if self.done & BLOCK else "") + ("s" if self.done & STAIR else "")
+            flags += "r" if self.done & FROM_RESERVE else ""
+            words.append(f"do={flags}")
+        if self.hand is not None:
+            words.append(f"hand={self.hand_text()}")
+        if self.passes:
+            words.append(f"passes={self.passes}")
+        if self.history:
+            words.append("rep=" + ".".join(f"{h:x}" for h in self.history))
+        return " ".join(words)
+
+    def hand_text(self) -> str:
+        """The piece in hand: ``B123`` or ``S`` (from the reserve), ``B123@c3:1x2x3``
+        or ``S@c4:n`` (lifted from there)."""
+        ps = self.game.pieceset
+        hand = self.hand
+        if hand is None:
+            return "-"
+        if hand[0] == "B":
+            if hand[2] is None:
+                return "B" + ps.blocks[hand[1]].name
+            return str(VMove(("P", "B", hand[1], *hand[2]), ps))
+        return "S" if hand[1] is None else str(VMove(("P", "S", *hand[1]), ps))
