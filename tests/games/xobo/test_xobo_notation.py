@@ -245,3 +245,28 @@ def test_render_shows_the_outcome():
     state = build(BLOCUS, side="ew")
     over = state.apply(state.game.parse_move(state, "e5"))
     assert "blocus rule" in rendered(over)
+
+
+def test_position_of_another_game_is_refused():
+    state = get("xobo").initial_state()
+    with pytest.raises(InvalidMoveError, match="not a position of xobo:stack=three"):
+        get("xobo", stack="three").parse_move(state, "e5")
+
+
+def test_seed_lines_in_a_game_record():
+    from tablier.core.record import Record
+
+    start = build(SEED_LINE, side="ew")
+    text = (
+        '[Game "xobo"]\n'
+        '[Options "stack=any,exhaustion=moves"]\n'
+        f'[Position "{start.to_text()}"]\n\n'
+        "1. e5 (v) ; a4->c4\n"
+        "2. c6 ; d7\n"
+    )
+    record = Record.from_text(text)
+    final = record.final_state()
+    assert final.height("c4") == 3 and final.height("c6") == 1 and final.height("d7") == 1
+    assert [d.move for d in record.moves] == ["e5", "a4->c4", "c6", "d7"]
+    again = Record.from_text(record.to_text())
+    assert again == record and again.final_state() == final

@@ -83,6 +83,8 @@ def parse_move(game: XoBo, state: XoBoState, text: str) -> XoBoMove:
     """Read a move in the seed's notation and return the matching legal move."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move is text, not {type(text).__name__}")
+    if not isinstance(state, XoBoState) or state.game != game:
+        raise InvalidMoveError(f"this is not a position of {game.spec}")
     raw = text.strip()
     body = raw.lower()
     announced = False
