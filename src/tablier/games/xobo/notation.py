@@ -113,7 +113,7 @@ def parse_move(game: XoBo, state: XoBoState, text: str) -> XoBoMove:
 
 def _check_place(state: XoBoState, cell: int) -> XoBoMove:
     if state.height_of(cell):
-        raise IllegalMoveError(f"cannot place on {_describe(state, cell)}: place on an empty cell")
+        raise IllegalMoveError(f"cannot place a cube there: {_describe(state, cell)}")
     if not state.cubes_to_place(state.turn):
         name = PLAYER_NAMES[state.turn]
         raise IllegalMoveError(
