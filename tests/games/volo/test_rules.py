@@ -40,7 +40,7 @@ def flights_from(state, cell: str) -> set[str]:
     return {str(m) for m in state.legal_moves() if m.kind == "fly" and cell in m.source}
 
 
-def refused(state, text: str, error=IllegalMoveError, match: str = "") -> str:
+def refused(state, text: str, error=IllegalMoveError, match: str | None = None) -> str:
     """Parse ``text``, expect ``error`` matching ``match``; the state must not change."""
     before = state.to_text()
     moves_before = [str(m) for m in state.legal_moves()]
