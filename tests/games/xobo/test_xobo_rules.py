@@ -445,3 +445,20 @@ def test_exhaustion_after_the_last_common_cube():
     state = build(one_missing, side="ns", common=1)
     after = play(state, "a9")
     assert after.outcome.winner == NS and after.outcome.reason == "exhaustion"
+
+
+def test_a_distribution_can_announce_voyna_by_breaking_a_blocus():
+    # BLOCUS with a stack of three on d1: distributing it north captures d4, which cuts
+    # East-West's half-chain away from e5; e5 then wins for North-South alone.
+    diagram = BLOCUS.strip().splitlines()
+    diagram[8] = "...3.o..."
+    state = build("\n".join(diagram), side="ns")
+    assert not state.voyna
+    move = state.game.parse_move(state, "d1xd2")
+    assert state.game.move_text(state, move) == "d1xd2 (v)"
+    after = state.apply(move)
+    assert after.voyna and after.reserves == (2, 0)
+    assert after.threats(NS) == 1 << cell("e5")
+    # East-West may now stack, e.g. the column d6-d9
+    assert "d6->d8" in texts(after)
+    assert not play(after, "d6->d8").threats(NS)
