@@ -225,8 +225,7 @@ class Voldetour(Game):
         parsed = self.read_move(text)
         if state.outcome is not None:
             raise GameOverError(f"the game is over ({state.outcome.message})")
-        legal = state.legal_moves()
-        keys = {m.key: m for m in legal}  # type: ignore[attr-defined]
+        keys = state.move_index()
         ps = self.pieceset
         tag = parsed[0]
         p = state.to_move

@@ -195,6 +195,7 @@ class VState(State):
     __slots__ = (
         "_board",
         "_hash",
+        "_index",
         "_moves",
         "_outcome",
         "blocks",
@@ -231,6 +232,7 @@ class VState(State):
         self.history = history
         self._board = None
         self._moves = None
+        self._index = None
         self._outcome = _UNSET
         self._hash = None
 
@@ -325,6 +327,13 @@ class VState(State):
         if self._moves is None:
             self._moves = [] if self.outcome is not None else self._generate()
         return list(self._moves)
+
+    def move_index(self) -> dict[tuple, VMove]:
+        """The legal decisions by key (computed once; used to read notation)."""
+        if self._index is None:
+            self.legal_moves()
+            self._index = {m.key: m for m in self._moves}  # type: ignore[union-attr]
+        return self._index
 
     def _generate(self) -> list[VMove]:
         ps = self.game.pieceset
