@@ -270,3 +270,13 @@ def test_seed_lines_in_a_game_record():
     assert [d.move for d in record.moves] == ["e5", "a4->c4", "c6", "d7"]
     again = Record.from_text(record.to_text())
     assert again == record and again.final_state() == final
+
+
+def test_moves_and_states_pickle():
+    import pickle
+
+    state = build(STACKS, reserves=(2, 0))
+    for move in state.legal_moves():
+        assert pickle.loads(pickle.dumps(move)) == move
+    again = pickle.loads(pickle.dumps(state))
+    assert again == state and hash(again) == hash(state) and again.to_text() == state.to_text()

@@ -105,6 +105,9 @@ class XoBoMove(tuple, Move):
     def __repr__(self) -> str:
         return f"<XoBoMove {self}>"
 
+    def __reduce__(self):
+        return (XoBoMove, tuple(self))
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, XoBoMove) and tuple.__eq__(self, other)
 
@@ -307,6 +310,10 @@ class XoBoState(State):
 
     def __repr__(self) -> str:
         return f"<XoBoState {self.to_text()}>"
+
+    def __reduce__(self):
+        fields = (self.ones, self.stacks, self.heights, self.common, self.reserves, self.turn)
+        return (XoBoState, (self.game, *fields))
 
     # -- moves ------------------------------------------------------------------------------
 
