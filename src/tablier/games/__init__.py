@@ -26,6 +26,7 @@ __all__ = ["from_spec", "game_class", "get", "names", "parse_position", "registe
 _BUILTIN: dict[str, str] = {
     "volo": "tablier.games.volo:Volo",
     "xobo": "tablier.games.xobo:XoBo",
+    "voldetour": "tablier.games.voldetour:Voldetour",
 }
 
 _loaded: dict[str, type[Game]] = {}
