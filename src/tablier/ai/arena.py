@@ -1,0 +1,241 @@
+"""Matches between two players: parallel games, JSON lines, Elo with a confidence interval.
+
+:func:`run_match` plays ``games`` games between players ``a`` and ``b``
+(specs for :func:`~tablier.ai.players.make_player`).  Game ``i`` gives the
+first move to ``a`` when ``i`` is even and to ``b`` when it is odd, and
+starts after ``opening_plies`` random decisions drawn from a generator
+seeded by ``(seed, i // 2)``, so each opening is played once with each
+colour.  Games run in worker processes (``jobs``); each finished game is
+appended to the JSON-lines file at once, and a later run with the same file
+skips the game indices already there (resuming after an interruption).
+
+One line per game::
+
+    {"index": 0, "game": "volo:board=mini,...", "first": "hard", "second": "random",
+     "a_first": true, "opening": 2, "moves": ["f6", "b2", ...], "result": "1-0",
+     "winner": 0, "reason": "flock", "score_a": 1.0, "plies": 41, "seconds": 3.2}
+
+:func:`summarise` turns the lines into wins/draws/losses of ``a``, its score,
+and the Elo difference with a 95% confidence interval.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import TablierError
+from ..core.game import Game
+from .players import make_player
+
+__all__ = ["MatchSummary", "elo_difference", "play_game", "read_results", "run_match", "summarise"]
+
+
+def play_game(
+    game: Game,
+    a: str,
+    b: str,
+    index: int,
+    seed: int = 0,
+    opening_plies: int = 2,
+    max_plies: int = 1000,
+) -> dict[str, Any]:
+    """Play game number ``index`` of a match and return its JSON-ready result."""
+    start = time.perf_counter()
+    a_first = index % 2 == 0
+    specs = (a, b) if a_first else (b, a)
+    players = [make_player(spec, game, seed=seed * 1_000_003 + index * 2 + k) for k, spec in
+               enumerate(specs)]
+    opening_rng = random.Random(f"{seed}:{index // 2}")
+    state = game.initial_state()
+    moves: list[str] = []
+    for _ in range(opening_plies):
+        if state.outcome is not None:
+            break
+        legal = state.legal_moves()
+        move = legal[opening_rng.randrange(len(legal))]
+        moves.append(str(move))
+        state = state.apply_unchecked(move)
+    while state.outcome is None and len(moves) < max_plies:
+        move = players[state.to_move].choose(state)
+        moves.append(str(move))
+        state = state.apply(move)
+    outcome = state.outcome
+    if outcome is None:
+        winner, result, reason = None, "1/2-1/2", "move-limit"
+    else:
+        winner, result, reason = outcome.winner, outcome.result, outcome.reason
+    a_player = 0 if a_first else 1
+    score_a = 0.5 if winner is None else (1.0 if winner == a_player else 0.0)
+    return {
+        "index": index,
+        "game": game.spec,
+        "first": specs[0],
+        "second": specs[1],
+        "a_first": a_first,
+        "opening": min(opening_plies, len(moves)),
+        "moves": moves,
+        "result": result,
+        "winner": winner,
+        "reason": reason,
+        "score_a": score_a,
+        "plies": len(moves),
+        "seconds": round(time.perf_counter() - start, 3),
+    }
+
+
+def _play_from_spec(args: tuple) -> dict[str, Any]:
+    game, a, b, index, seed, opening, max_plies = args
+    return play_game(game, a, b, index, seed, opening, max_plies)
+
+
+def read_results(path: str | os.PathLike) -> list[dict[str, Any]]:
+    """The game lines of a results file (a truncated last line is ignored)."""
+    p = Path(path)
+    if not p.exists():
+        return []
+    out = []
+    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # an interrupted write: the game is played again
+        if not isinstance(item, dict) or not isinstance(item.get("index"), int):
+            raise TablierError(f"{p}:{n}: not an arena result line")
+        out.append(item)
+    return out
+
+
+def run_match(
+    game: Game,
+    a: str,
+    b: str,
+    games: int,
+    *,
+    jobs: int = 1,
+    seed: int = 0,
+    opening_plies: int = 2,
+    max_plies: int = 1000,
+    out: str | os.PathLike | None = None,
+    on_result: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play the missing games of a match; return every result (old and new) by index."""
+    if not isinstance(games, int) or games < 1:
+        raise TablierError("the number of games must be at least 1")
+    if not isinstance(jobs, int) or jobs < 1:
+        raise TablierError("the number of jobs must be at least 1")
+    for spec in (a, b):
+        make_player(spec, game)  # validate both specs before starting
+    done: dict[int, dict[str, Any]] = {}
+    if out is not None:
+        for item in read_results(out):
+            if item.get("game") != game.spec:
+                raise TablierError(
+                    f"{out} holds results of {item.get('game')}, not {game.spec}"
+                )
+            if {item.get("first"), item.get("second")} != {a, b}:
+                raise TablierError(f"{out} holds results of another pairing")
+            done[item["index"]] = item
+    todo = [i for i in range(games) if i not in done]
+    handle = open(out, "a", encoding="utf-8") if out is not None else None  # noqa: SIM115
+
+    def record(item: dict[str, Any]) -> None:
+        done[item["index"]] = item
+        if handle is not None:
+            handle.write(json.dumps(item) + "\n")
+            handle.flush()
+        if on_result is not None:
+            on_result(item)
+
+    try:
+        tasks = [(game, a, b, i, seed, opening_plies, max_plies) for i in todo]
+        if jobs == 1 or len(tasks) <= 1:
+            for t in tasks:
+                record(_play_from_spec(t))
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = [pool.submit(_play_from_spec, t) for t in tasks]
+                for f in as_completed(futures):
+                    record(f.result())
+    finally:
+        if handle is not None:
+            handle.close()
+    return [done[i] for i in sorted(done) if i < games]
+
+
+def elo_difference(score: float) -> float:
+    """The Elo difference that a score fraction in (0, 1) corresponds to (±inf at the ends)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """Wins, draws and losses of player ``a``, its score and Elo difference with a 95% CI."""
+
+    a: str
+    b: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    elo: float
+    elo_low: float
+    elo_high: float
+
+    def describe(self) -> str:
+        """A few lines for the terminal and the docs."""
+        def fmt(x: float) -> str:
+            return "+inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:+.0f}"
+
+        return (
+            f"{self.a} vs {self.b}: {self.games} games, "
+            f"+{self.wins} ={self.draws} -{self.losses}, score {100 * self.score:.1f}%, "
+            f"Elo {fmt(self.elo)} (95% CI {fmt(self.elo_low)} to {fmt(self.elo_high)})"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form (infinite Elo values as strings)."""
+        out: dict[str, Any] = dict(self.__dict__)
+        for k in ("elo", "elo_low", "elo_high"):
+            if math.isinf(out[k]):
+                out[k] = "+inf" if out[k] > 0 else "-inf"
+        return out
+
+
+def summarise(results: Iterable[dict[str, Any]], a: str = "A", b: str = "B") -> MatchSummary:
+    """Summarise results (``score_a`` of each game) for player ``a``.
+
+    The score is the mean of the per-game scores (1, ½, 0); its standard
+    error is the sample standard deviation over ``sqrt(n)``; the 95% interval
+    of the score (±1.96 standard errors, clipped to [0, 1]) is mapped to Elo.
+    """
+    scores = [float(r["score_a"]) for r in results]
+    n = len(scores)
+    if n == 0:
+        raise TablierError("no games to summarise")
+    wins = sum(1 for s in scores if s == 1.0)
+    draws = sum(1 for s in scores if s == 0.5)
+    losses = n - wins - draws
+    mean = sum(scores) / n
+    var = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(var / n)
+    low, high = max(0.0, mean - half), min(1.0, mean + half)
+    return MatchSummary(
+        a, b, n, wins, draws, losses, mean,
+        elo_difference(mean), elo_difference(low), elo_difference(high),
+    )

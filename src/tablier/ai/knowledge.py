@@ -1,0 +1,112 @@
+"""Per-game knowledge for the AI, found generically.
+
+The search code never asks which game it plays.  A game that wants to help
+the AI ships a module ``ai`` inside its own package (for Volo:
+``tablier.games.volo.ai``), found from the game's class with
+:func:`knowledge_for`.  Every name in that module is optional:
+
+``evaluate(state) -> float``
+    A static evaluation in ``[-1, 1]`` from the point of view of
+    ``state.to_move`` (1: that player is winning).  Called on non-terminal
+    states only.  With it, playouts are cut off after a few plies and scored
+    by the evaluation; without it they run to the end of the game.
+
+``move_prior(state, moves) -> list[float]``
+    A cheap, non-negative weight per legal move (same order as ``moves``):
+    how promising the move looks before any search.  Used for progressive
+    bias in the tree and for weighted playouts.
+
+``playout_policy(state, rng) -> Move | None``
+    The move to play in a playout from ``state`` (``rng`` is a
+    :class:`random.Random`); ``None`` means "fall back to the default"
+    (uniform, or weighted by ``move_prior``).
+
+``PLAYOUT_DEPTH: int``
+    How many plies a cut-off playout runs before the evaluation (default 6).
+
+When the module does not exist, :class:`Knowledge` falls back to uniform
+random playouts to the end of the game and no evaluation.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+
+from ..core.game import Game, Move, State
+
+__all__ = ["DEFAULT_PLAYOUT_DEPTH", "Knowledge", "knowledge_for"]
+
+DEFAULT_PLAYOUT_DEPTH = 6
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What the AI knows about one game (every field may be ``None``)."""
+
+    evaluate: Callable[[State], float] | None = None
+    move_prior: Callable[[State, Sequence[Move]], Sequence[float]] | None = None
+    playout_policy: Callable[[State, random.Random], Move | None] | None = None
+    playout_depth: int = DEFAULT_PLAYOUT_DEPTH
+    source: str | None = None
+
+    @classmethod
+    def from_module(cls, module: ModuleType) -> Knowledge:
+        """Collect the optional hooks a game's ``ai`` module defines."""
+        return cls(
+            evaluate=getattr(module, "evaluate", None),
+            move_prior=getattr(module, "move_prior", None),
+            playout_policy=getattr(module, "playout_policy", None),
+            playout_depth=int(getattr(module, "PLAYOUT_DEPTH", DEFAULT_PLAYOUT_DEPTH)),
+            source=module.__name__,
+        )
+
+    def priors(self, state: State, moves: Sequence[Move]) -> list[float]:
+        """The move prior scaled to ``[0, 1]`` (best move 1); all 1 without a prior."""
+        if self.move_prior is None or not moves:
+            return [1.0] * len(moves)
+        raw = [max(0.0, float(w)) for w in self.move_prior(state, moves)]
+        top = max(raw)
+        if top <= 0.0:
+            return [1.0] * len(moves)
+        return [w / top for w in raw]
+
+    def value(self, state: State, player: int) -> float:
+        """The evaluation of ``state`` for ``player`` in ``[-1, 1]`` (0 without one)."""
+        outcome = state.outcome
+        if outcome is not None:
+            return 2.0 * outcome.score(player) - 1.0
+        if self.evaluate is None:
+            return 0.0
+        v = max(-1.0, min(1.0, float(self.evaluate(state))))
+        return v if state.to_move == player else -v
+
+
+_CACHE: dict[str, Knowledge] = {}
+
+
+def knowledge_for(game: Game) -> Knowledge:
+    """The knowledge module of ``game``'s package, or the generic fallback.
+
+    The module is ``<package of the game class>.ai``; an import error raised
+    *inside* an existing module is not hidden.
+    """
+    package = type(game).__module__.rpartition(".")[0]
+    if package in _CACHE:
+        return _CACHE[package]
+    knowledge = Knowledge()
+    if package:
+        name = package + ".ai"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            missing = exc.name or ""
+            if not (missing and (name == missing or name.startswith(missing + "."))):
+                raise
+        else:
+            knowledge = Knowledge.from_module(module)
+    _CACHE[package] = knowledge
+    return knowledge

@@ -1,0 +1,476 @@
+"""Monte Carlo tree search (UCT) for every game, through the protocol only.
+
+Improvements over plain UCT, each switchable in :class:`MCTSConfig`:
+
+* **progressive bias**: a child's score gets ``bias * prior / (visits + 1)``
+  where ``prior`` is the game's cheap move prior (see
+  :mod:`tablier.ai.knowledge`), scaled so the best move has 1;
+* **RAVE** (all-moves-as-first): each child also keeps the results of the
+  simulations in which its move was played later by the same player, blended
+  in with weight ``beta = n_amaf / (n_amaf + n + n * n_amaf / rave_k)``;
+* **solver-aware backups** (MCTS-Solver): terminal states are proven wins,
+  losses or draws; a node where the player to decide has a proven winning
+  child is proven won, one whose children are all proven is proven with the
+  best of them; proven losses are never selected again;
+* **decisive moves**: when a node is expanded every child state is computed,
+  so a move that ends the game is known (and proven) at once;
+* **cut-off playouts**: with a static evaluation, playouts stop after
+  ``playout_depth`` plies and are scored by it; without one they run to the end.
+
+Values are backed up from the point of view of the player who made each
+decision (``parent.state.to_move``), so turns of several decisions by the
+same player need no special case.
+
+Budgets: ``iterations`` and/or ``seconds`` (whichever ends first).  With an
+iteration budget and a seed the search is deterministic.  :meth:`MCTS.advance`
+re-roots the tree on a later position (the moves played since) so work is
+reused between moves.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from ..core.errors import GameOverError, TablierError
+from ..core.game import Move, State
+from .knowledge import Knowledge, knowledge_for
+
+__all__ = ["MCTS", "MCTSConfig", "MoveStat", "SearchProgress"]
+
+_LOSS = 0.0
+_DRAW = 0.5
+_WIN = 1.0
+
+
+@dataclass(frozen=True)
+class MCTSConfig:
+    """Tuning of the search (defaults are the ones the levels use)."""
+
+    exploration: float = 0.7
+    prior_bias: float = 1.0
+    rave: bool = True
+    rave_k: float = 300.0
+    solver: bool = True
+    decisive: bool = True
+    cutoff: bool = True
+    playout_depth: int | None = None  # None: the game's PLAYOUT_DEPTH
+    max_playout: int = 400  # plies of a full playout before it is scored a draw
+    weighted_playouts: bool = True
+
+
+@dataclass(frozen=True)
+class MoveStat:
+    """One root move in an analysis: visits, score (0..1 for the side to move), proof."""
+
+    move: Move
+    visits: int
+    score: float
+    prior: float
+    proven: str | None = None  # "win", "loss", "draw" or None
+
+    def describe(self) -> str:
+        """``e5  visits 120  win 63.0%`` (with the proof when there is one)."""
+        text = f"{self.move!s:<14} visits {self.visits:>6}  win {100 * self.score:5.1f}%"
+        if self.proven:
+            text += f"  (proven {self.proven})"
+        return text
+
+
+@dataclass(frozen=True)
+class SearchProgress:
+    """Passed to the progress callback while searching."""
+
+    iterations: int
+    elapsed: float
+    fraction: float
+    best: MoveStat | None
+
+
+class _Node:
+    __slots__ = (
+        "an",
+        "aw",
+        "children",
+        "move",
+        "mover",
+        "n",
+        "parent",
+        "prior",
+        "proven",
+        "state",
+        "w",
+    )
+
+    def __init__(self, move, parent, state, mover, prior):
+        self.move = move
+        self.parent = parent
+        self.state = state
+        self.mover = mover  # who made ``move`` (None at the root)
+        self.prior = prior
+        self.n = 0
+        self.w = 0.0  # sum of rewards for ``mover``
+        self.an = 0
+        self.aw = 0.0
+        self.children: list[_Node] | None = None
+        self.proven: float | None = None  # exact reward for ``mover``
+
+
+def _proven_label(value: float | None) -> str | None:
+    if value is None:
+        return None
+    return "win" if value == _WIN else "loss" if value == _LOSS else "draw"
+
+
+class MCTS:
+    """A search tree over one game.  Create one per game and per player.
+
+    >>> from tablier.games import get
+    >>> game = get("volo", board="mini")
+    >>> search = MCTS(game.initial_state(), seed=1)
+    >>> move = search.search(iterations=20)
+    >>> move in game.initial_state().legal_moves()
+    True
+    """
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        seed: int | None = 0,
+        config: MCTSConfig | None = None,
+        knowledge: Knowledge | None = None,
+    ) -> None:
+        self.config = config or MCTSConfig()
+        self.knowledge = knowledge if knowledge is not None else knowledge_for(state.game)
+        self.rng = random.Random(seed)
+        depth = self.config.playout_depth
+        if depth is None:
+            depth = self.knowledge.playout_depth
+        self._cut = depth if (self.config.cutoff and self.knowledge.evaluate is not None) else None
+        self.root = _Node(None, None, state, None, 1.0)
+        self._restrict: set[Move] | None = None
+        self.iterations = 0
+
+    # -- tree reuse -----------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """The position at the root of the tree."""
+        return self.root.state
+
+    def advance(self, state: State, max_depth: int = 8) -> bool:
+        """Re-root the tree on ``state`` if it lies in the tree; else start afresh.
+
+        Returns True when part of the tree was reused.
+        """
+        self._restrict = None
+        if state == self.root.state:
+            return True
+        frontier = [self.root]
+        for _ in range(max_depth):
+            nxt = []
+            for node in frontier:
+                for child in node.children or ():
+                    if child.state is None:
+                        continue
+                    if child.state == state:
+                        child.parent = None
+                        child.move = None
+                        child.mover = None
+                        child.proven = None
+                        self.root = child
+                        if self.config.solver:
+                            self._update_proof(child)
+                        return True
+                    nxt.append(child)
+            frontier = nxt
+        self.root = _Node(None, None, state, None, 1.0)
+        return False
+
+    def restrict_root(self, moves: list[Move] | None) -> None:
+        """Search only these root moves (used by the tactical filter); None lifts it."""
+        self._restrict = set(moves) if moves is not None else None
+
+    # -- the search -----------------------------------------------------------------------
+
+    def _expand(self, node: _Node) -> None:
+        state = node.state
+        moves = state.legal_moves()
+        priors = self.knowledge.priors(state, moves) if self.config.prior_bias else None
+        player = state.to_move
+        children = []
+        for i, move in enumerate(moves):
+            child = _Node(move, node, None, player, priors[i] if priors else 1.0)
+            if self.config.decisive:
+                child.state = after = state.apply_unchecked(move)
+                outcome = after.outcome
+                if outcome is not None and self.config.solver:
+                    child.proven = outcome.score(player)
+            children.append(child)
+        node.children = children
+        if self.config.solver:
+            self._update_proof(node)
+
+    def _update_proof(self, node: _Node) -> bool:
+        """Prove ``node`` from its children when possible; True when it became proven."""
+        if node.proven is not None or not node.children or node.state is None:
+            return False
+        player = node.state.to_move
+        best = None
+        for child in node.children:
+            value = child.proven  # for ``player``, who moves from ``node``
+            if value is None:
+                if best is None or best < _WIN:
+                    best = -1.0  # unknown child: only a proven win settles it
+                continue
+            if value == _WIN:
+                best = _WIN
+                break
+            if best is None or (best != -1.0 and value > best):
+                best = value
+        if best is None or best == -1.0:
+            return False
+        if node.mover is None:  # the root: proven for the player to decide
+            node.proven = best
+        else:
+            node.proven = best if node.mover == player else 1.0 - best
+        return True
+
+    def _select(self, node: _Node) -> _Node:
+        cfg = self.config
+        player = node.state.to_move
+        children = node.children
+        assert children is not None
+        if node is self.root and self._restrict is not None:
+            allowed = [c for c in children if c.move in self._restrict]
+            children = allowed or children
+        log_n = math.log(node.n + 1)
+        if node.mover is None or not node.n:
+            parent_mean = 0.5
+        elif node.mover == player:
+            parent_mean = node.w / node.n
+        else:
+            parent_mean = 1.0 - node.w / node.n
+        c = cfg.exploration
+        bias = cfg.prior_bias
+        rave = cfg.rave
+        k = cfg.rave_k
+        best = None
+        best_score = -math.inf
+        for child in children:
+            proven = child.proven
+            if proven is not None:
+                if proven == _WIN:
+                    return child
+                if proven == _LOSS:
+                    continue
+            n = child.n
+            q = child.w / n if n else parent_mean
+            if rave and child.an:
+                amaf = child.aw / child.an
+                beta = child.an / (child.an + n + n * child.an / k)
+                q = (1.0 - beta) * q + beta * amaf
+            score = q + c * math.sqrt(log_n / (n + 1)) + bias * child.prior / (n + 1)
+            if score > best_score:
+                best_score = score
+                best = child
+        if best is None:  # every child proven lost: play the first one
+            return children[0]
+        return best
+
+    def _playout(self, state: State, played: list[tuple[int, Move]]) -> float:
+        """Play on from ``state``; return the reward for player 0."""
+        rng = self.rng
+        knowledge = self.knowledge
+        policy = knowledge.playout_policy
+        weighted = self.config.weighted_playouts and knowledge.move_prior is not None
+        limit = self._cut if self._cut is not None else self.config.max_playout
+        plies = 0
+        while state.outcome is None and plies < limit:
+            move = policy(state, rng) if policy is not None else None
+            if move is None:
+                moves = state.legal_moves()
+                if weighted:
+                    weights = knowledge.move_prior(state, moves)
+                    move = rng.choices(moves, weights=weights)[0] if sum(weights) > 0 else (
+                        moves[rng.randrange(len(moves))]
+                    )
+                else:
+                    move = moves[rng.randrange(len(moves))]
+            played.append((state.to_move, move))
+            state = state.apply_unchecked(move)
+            plies += 1
+        outcome = state.outcome
+        if outcome is not None:
+            return outcome.score(0)
+        if self._cut is None:
+            return _DRAW
+        return (knowledge.value(state, 0) + 1.0) / 2.0
+
+    def _iterate(self) -> None:
+        cfg = self.config
+        node = self.root
+        path = [node]
+        played: list[tuple[int, Move]] = []
+        reward0: float
+        while True:
+            if node.proven is not None and node is not self.root:
+                reward0 = node.proven if node.mover == 0 else 1.0 - node.proven
+                break
+            if node.state.outcome is not None:
+                reward0 = node.state.outcome.score(0)
+                break
+            if node.children is None:
+                if node.n == 0 and node is not self.root:
+                    reward0 = self._playout(node.state, played)
+                    break
+                self._expand(node)
+                if node.proven is not None and node is not self.root:
+                    continue
+            child = self._select(node)
+            played.append((node.state.to_move, child.move))
+            if child.state is None:
+                child.state = node.state.apply_unchecked(child.move)
+                outcome = child.state.outcome
+                if outcome is not None and cfg.solver:
+                    child.proven = outcome.score(child.mover)
+            node = child
+            path.append(node)
+        # -- back-propagation ----------------------------------------------------------
+        rewards = (reward0, 1.0 - reward0)
+        first: dict[tuple[int, Move], int] = {}
+        if cfg.rave:
+            for i in range(len(played) - 1, -1, -1):
+                first[played[i]] = i
+        for depth, n in enumerate(path):
+            n.n += 1
+            if n.mover is not None:
+                n.w += rewards[n.mover]
+            if cfg.rave and n.children:
+                player = n.state.to_move
+                r = rewards[player]
+                for child in n.children:
+                    i = first.get((player, child.move))
+                    if i is not None and i >= depth:
+                        child.an += 1
+                        child.aw += r
+        if cfg.solver:
+            for n in reversed(path[:-1]):
+                if not self._update_proof(n):
+                    break
+        self.iterations += 1
+
+    def search(
+        self,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        progress: Callable[[SearchProgress], None] | None = None,
+        progress_every: float = 0.2,
+    ) -> Move:
+        """Search until the budget is spent and return the best root move.
+
+        At least one of ``iterations`` and ``seconds`` must be given.  The
+        search also stops early once the root is proven.
+        """
+        if iterations is None and seconds is None:
+            raise TablierError("give an iteration or a time budget")
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise TablierError(
+                f"the iteration budget must be a whole number ≥ 1, not {iterations!r}"
+            )
+        if seconds is not None and not seconds > 0:
+            raise TablierError(f"the time budget must be positive, not {seconds!r}")
+        root = self.root
+        if root.state.outcome is not None:
+            raise GameOverError("the game is over: there is nothing to search")
+        start = time.perf_counter()
+        deadline = start + seconds if seconds is not None else None
+        next_report = start + progress_every
+        done = 0
+        if root.children is None:
+            self._expand(root)
+        while True:
+            if iterations is not None and done >= iterations:
+                break
+            if root.proven is not None and self._restrict is None:
+                break
+            if self._root_settled():
+                break
+            self._iterate()
+            done += 1
+            if deadline is not None or progress is not None:
+                now = time.perf_counter()
+                if deadline is not None and now >= deadline:
+                    break
+                if progress is not None and now >= next_report:
+                    next_report = now + progress_every
+                    progress(self._progress(done, now - start, iterations, seconds))
+        if progress is not None:
+            progress(self._progress(done, time.perf_counter() - start, iterations, seconds, True))
+        return self.best_move()
+
+    def _root_settled(self) -> bool:
+        children = self._root_children()
+        return any(c.proven == _WIN for c in children) or len(children) == 1
+
+    def _progress(self, done, elapsed, iterations, seconds, final=False) -> SearchProgress:
+        fractions = []
+        if iterations:
+            fractions.append(done / iterations)
+        if seconds:
+            fractions.append(elapsed / seconds)
+        fraction = 1.0 if final else min(1.0, max(fractions) if fractions else 0.0)
+        stats = self.analysis(1)
+        return SearchProgress(done, elapsed, fraction, stats[0] if stats else None)
+
+    # -- results ----------------------------------------------------------------------------
+
+    def _root_children(self) -> list[_Node]:
+        root = self.root
+        if root.children is None:
+            self._expand(root)
+        children = root.children or []
+        if self._restrict is not None:
+            allowed = [c for c in children if c.move in self._restrict]
+            if allowed:
+                return allowed
+        return children
+
+    @staticmethod
+    def _rank(child: _Node) -> tuple:
+        proven = child.proven
+        tier = 2 if proven == _WIN else 0 if proven == _LOSS else 1
+        mean = child.w / child.n if child.n else 0.0
+        return (tier, child.n, mean, child.prior)
+
+    def best_move(self) -> Move:
+        """The most visited root move (a proven win first, a proven loss last)."""
+        children = self._root_children()
+        best = max(children, key=self._rank)
+        return best.move
+
+    def sample_move(self, temperature: float) -> Move:
+        """A root move drawn with probability proportional to ``visits ** (1/temperature)``."""
+        children = self._root_children()
+        wins = [c for c in children if c.proven == _WIN]
+        if wins:
+            return wins[0].move
+        weights = [((c.n + 1) ** (1.0 / temperature)) for c in children]
+        return self.rng.choices(children, weights=weights)[0].move
+
+    def analysis(self, top: int | None = None) -> list[MoveStat]:
+        """Root moves best first: visits, win estimate for the side to move, proof."""
+        children = sorted(self._root_children(), key=self._rank, reverse=True)
+        out = []
+        for c in children[:top] if top else children:
+            score = c.proven if c.proven is not None else (c.w / c.n if c.n else 0.5)
+            out.append(MoveStat(c.move, c.n, score, c.prior, _proven_label(c.proven)))
+        return out
+
+    def with_config(self, **changes) -> MCTSConfig:
+        """A copy of the configuration with some fields changed."""
+        return replace(self.config, **changes)

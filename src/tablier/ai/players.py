@@ -1,0 +1,288 @@
+"""Players: one interface for the terminal client, the arena and later the web server.
+
+Every player has a ``name`` and a method ``choose(state, progress=None) ->
+Move``.  Build them by name with :func:`make_player`:
+
+``random``
+    a uniformly random legal move;
+``greedy``
+    one ply: wins at once if it can, avoids moves that lose at once or hand
+    the opponent a win in one, else the move whose resulting position the
+    game's static evaluation likes best (random among equals);
+``easy``, ``medium``, ``hard``, ``expert``
+    MCTS levels with the budgets of :data:`LEVELS` (documented in ``docs/ai.md``);
+``mcts``
+    MCTS with the settings given after a colon.
+
+A spec may override settings after a colon, e.g. ``hard:iterations=300`` or
+``mcts:iterations=200,seconds=0.5,tactics=no``; the keys are the fields of
+:class:`Level` and of :class:`~tablier.ai.mcts.MCTSConfig`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import GameOverError, TablierError
+from ..core.game import Game, Move, State
+from .knowledge import knowledge_for
+from .mcts import MCTS, MCTSConfig, MoveStat, SearchProgress
+from .solver import Solver
+from .tactics import losing_moves, winning_moves
+
+__all__ = [
+    "LEVELS",
+    "GreedyPlayer",
+    "Level",
+    "MCTSPlayer",
+    "Player",
+    "RandomPlayer",
+    "make_player",
+    "player_names",
+]
+
+Progress = Callable[[SearchProgress], None]
+
+
+class Player(ABC):
+    """Something that picks a move for the side to decide."""
+
+    name: str = "player"
+
+    @abstractmethod
+    def choose(self, state: State, progress: Progress | None = None) -> Move:
+        """Return a legal move of ``state`` (which must not be over)."""
+
+    def reset(self) -> None:
+        """Forget anything kept from earlier moves (a new game starts)."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+def _check_state(state: State) -> list[Move]:
+    if state.outcome is not None:
+        raise GameOverError("the game is over: there is no move to choose")
+    moves = state.legal_moves()
+    if not moves:  # pragma: no cover - the protocol forbids it
+        raise GameOverError("no legal move in this position")
+    return moves
+
+
+class RandomPlayer(Player):
+    """A uniformly random legal move (seeded)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "random"
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, progress: Progress | None = None) -> Move:
+        """A random legal move."""
+        moves = _check_state(state)
+        return moves[self.rng.randrange(len(moves))]
+
+
+class GreedyPlayer(Player):
+    """One ply: take a win, avoid losing in one, else the best static evaluation."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "greedy"
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, progress: Progress | None = None) -> Move:
+        """The greedy move (see the class docstring)."""
+        moves = _check_state(state)
+        wins = winning_moves(state)
+        if wins:
+            return wins[0]
+        bad = set(losing_moves(state))
+        candidates = [m for m in moves if m not in bad] or moves
+        knowledge = knowledge_for(state.game)
+        if knowledge.evaluate is None:
+            return candidates[self.rng.randrange(len(candidates))]
+        me = state.to_move
+        best: list[Move] = []
+        best_value = -2.0
+        for m in candidates:
+            value = round(knowledge.value(state.apply_unchecked(m), me), 9)
+            if value > best_value:
+                best_value, best = value, [m]
+            elif value == best_value:
+                best.append(m)
+        return best[self.rng.randrange(len(best))]
+
+
+@dataclass(frozen=True)
+class Level:
+    """The budget and habits of an MCTS player.
+
+    ``iterations`` and ``seconds`` bound each search (whichever comes first;
+    ``None`` means no bound of that kind).  ``tactics``: take a win in one
+    and avoid handing the opponent a win in one.  ``solver_depth``: before
+    searching, try to prove a forced win within that many decisions (0: off)
+    with at most ``solver_nodes`` nodes.  ``temperature``: 0 plays the most
+    visited move, above 0 draws moves in proportion to visits (weaker).
+    ``reuse``: keep the tree between moves.
+    """
+
+    iterations: int | None = None
+    seconds: float | None = None
+    tactics: bool = True
+    solver_depth: int = 0
+    solver_nodes: int = 2000
+    temperature: float = 0.0
+    reuse: bool = True
+    config: MCTSConfig = field(default_factory=MCTSConfig)
+
+
+#: The named levels.  ``hard`` stays within 2 s per move on the development machine.
+LEVELS: dict[str, Level] = {
+    "easy": Level(iterations=30, tactics=False, temperature=1.0, reuse=False),
+    "medium": Level(iterations=300, seconds=0.5),
+    "hard": Level(iterations=None, seconds=1.5, solver_depth=3, solver_nodes=1500),
+    "expert": Level(iterations=None, seconds=6.0, solver_depth=3, solver_nodes=20000),
+}
+
+
+class MCTSPlayer(Player):
+    """Monte Carlo tree search with optional tactical filter and solver."""
+
+    def __init__(self, level: Level | None = None, seed: int | None = 0, name: str = "mcts"):
+        self.level = level or Level(iterations=500)
+        if self.level.iterations is None and self.level.seconds is None:
+            raise TablierError("an MCTS player needs an iteration or a time budget")
+        self.seed = seed
+        self.name = name
+        self._tree: MCTS | None = None
+        self._rng = random.Random(seed)
+        self.last_analysis: list[MoveStat] = []
+
+    def reset(self) -> None:
+        """Drop the search tree."""
+        self._tree = None
+
+    def _tree_for(self, state: State) -> MCTS:
+        tree = self._tree
+        if tree is not None and self.level.reuse and tree.state.game == state.game:
+            tree.advance(state)
+        else:
+            seed = self._rng.randrange(1 << 30)
+            tree = MCTS(state, seed=seed, config=self.level.config)
+        self._tree = tree
+        return tree
+
+    def analyse(
+        self, state: State, progress: Progress | None = None, top: int | None = None
+    ) -> list[MoveStat]:
+        """Search ``state`` and return the root moves best first."""
+        self.choose(state, progress)
+        return self.last_analysis[:top] if top else list(self.last_analysis)
+
+    def choose(self, state: State, progress: Progress | None = None) -> Move:
+        """Search and return the chosen move."""
+        moves = _check_state(state)
+        level = self.level
+        tree = self._tree_for(state)
+        if len(moves) == 1:
+            self.last_analysis = tree.analysis()
+            return moves[0]
+        if level.tactics:
+            wins = winning_moves(state)
+            if wins:
+                self.last_analysis = [MoveStat(wins[0], 0, 1.0, 1.0, "win")]
+                return wins[0]
+            bad = set(losing_moves(state))
+            safe = [m for m in moves if m not in bad]
+            tree.restrict_root(safe if bad and safe else None)
+        if level.solver_depth > 1:
+            solver = Solver(max_nodes=level.solver_nodes)
+            result = solver.solve(state, level.solver_depth)
+            if result.status == "win" and result.line:
+                self.last_analysis = [MoveStat(result.line[0], 0, 1.0, 1.0, "win")]
+                return result.line[0]
+        tree.search(level.iterations, level.seconds, progress)
+        self.last_analysis = tree.analysis()
+        if level.temperature > 0:
+            return tree.sample_move(level.temperature)
+        return tree.best_move()
+
+
+def player_names() -> list[str]:
+    """The player names :func:`make_player` accepts (without overrides)."""
+    return ["random", "greedy", *LEVELS, "mcts"]
+
+
+def _parse_value(key: str, text: str, current: Any) -> Any:
+    low = text.strip().lower()
+    if isinstance(current, bool):
+        if low in ("1", "yes", "true", "on"):
+            return True
+        if low in ("0", "no", "false", "off"):
+            return False
+        raise TablierError(f"setting {key!r} must be yes or no, not {text!r}")
+    if low in ("none", "off", "") and key in ("iterations", "seconds", "playout_depth"):
+        return None
+    try:
+        if key in ("iterations", "solver_depth", "solver_nodes", "playout_depth", "max_playout"):
+            value: Any = int(low)
+        else:
+            value = float(low)
+    except ValueError:
+        raise TablierError(f"setting {key!r} must be a number, not {text!r}") from None
+    if isinstance(value, (int, float)) and value < 0:
+        raise TablierError(f"setting {key!r} cannot be negative")
+    return value
+
+
+def make_player(spec: str, game: Game | None = None, seed: int | None = 0) -> Player:
+    """Build a player from its name and optional settings (see the module docstring).
+
+    >>> make_player("hard:iterations=50,seconds=none").level.iterations
+    50
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise TablierError("name a player: " + ", ".join(player_names()))
+    name, _, rest = spec.strip().lower().partition(":")
+    name = name.strip()
+    overrides: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise TablierError(f"player setting {part!r} must look like key=value")
+        overrides[key.strip().replace("-", "_")] = value
+    if name in ("random", "greedy"):
+        if overrides:
+            raise TablierError(f"the {name} player takes no settings")
+        return RandomPlayer(seed) if name == "random" else GreedyPlayer(seed)
+    if name == "mcts":
+        level = Level(iterations=500)
+    elif name in LEVELS:
+        level = LEVELS[name]
+    else:
+        raise TablierError(f"unknown player {name!r} (known: {', '.join(player_names())})")
+    level_fields = {f.name for f in dataclasses.fields(Level)} - {"config"}
+    config_fields = {f.name for f in dataclasses.fields(MCTSConfig)}
+    level_changes: dict[str, Any] = {}
+    config_changes: dict[str, Any] = {}
+    for key, text in overrides.items():
+        if key in level_fields:
+            level_changes[key] = _parse_value(key, text, getattr(level, key))
+        elif key in config_fields:
+            config_changes[key] = _parse_value(key, text, getattr(level.config, key))
+        else:
+            known = ", ".join(sorted(level_fields | config_fields))
+            raise TablierError(f"unknown player setting {key!r} (settings: {known})")
+    if config_changes:
+        level_changes["config"] = dataclasses.replace(level.config, **config_changes)
+    level = dataclasses.replace(level, **level_changes)
+    if level.iterations is None and level.seconds is None:
+        raise TablierError("an MCTS player needs an iteration or a time budget")
+    if level.iterations == 0:
+        raise TablierError("the iteration budget must be at least 1")
+    return MCTSPlayer(level, seed=seed, name=spec.strip().lower())

@@ -1,0 +1,164 @@
+"""MCTS: forced wins found, losses in one avoided, proofs, determinism, tree reuse."""
+
+from __future__ import annotations
+
+import pytest
+from aitoys import TreeGame, exact
+
+from tablier.ai.mcts import MCTS, MCTSConfig
+from tablier.ai.solver import Solver
+from tablier.core.errors import GameOverError, TablierError
+from tablier.games import get
+
+
+@pytest.fixture(scope="module")
+def mini():
+    return get("volo", board="mini")
+
+
+def _winning_first_moves(state, depth):
+    solver = Solver()
+    me = state.to_move
+    return {
+        m for m in state.legal_moves() if solver.wins(state.apply_unchecked(m), me, depth - 1)
+    }
+
+
+def _tree_positions(min_plies, max_plies, count):
+    """Roots of random trees where the side to move forces a win in exactly that range."""
+    found = []
+    seed = 0
+    while len(found) < count:
+        state = TreeGame(seed=seed, depth=7, branching=3).initial_state()
+        d = exact(state, state.to_move)
+        if d is not None and min_plies <= d <= max_plies and len(state.legal_moves()) > 1:
+            winners = _winning_first_moves(state, d)
+            if len(winners) < len(state.legal_moves()):
+                found.append((state, d, winners))
+        seed += 1
+    return found
+
+
+def test_forced_wins_in_one_and_two_decisions_are_found():
+    for state, depth, winners in _tree_positions(1, 2, 6):
+        search = MCTS(state, seed=1)
+        move = search.search(iterations=300)
+        assert move in winners, (state.to_text(), depth)
+
+
+def test_deeper_forced_wins_are_proven_by_the_solver_backups():
+    for state, _depth, winners in _tree_positions(3, 5, 5):
+        search = MCTS(state, seed=2)
+        move = search.search(iterations=3000)
+        assert move in winners
+        assert search.root.proven == 1.0
+        assert search.analysis(1)[0].proven == "win"
+
+
+def test_proven_loss_is_reported_and_search_stops():
+    seed = 0
+    while True:
+        state = TreeGame(seed=seed, depth=5, branching=2).initial_state()
+        if exact(state, 1 - state.to_move) is not None and len(state.legal_moves()) > 1:
+            break
+        seed += 1
+    search = MCTS(state, seed=0)
+    search.search(iterations=5000)
+    assert search.root.proven == 0.0
+    assert all(s.proven == "loss" for s in search.analysis())
+    assert search.iterations < 5000
+
+
+def test_volo_win_in_one_found_by_search_alone(mini):
+    state = mini.position(["e5", "e6", "e9"], ["b2", "j9"], to_move=0)
+    search = MCTS(state, seed=0)
+    move = search.search(iterations=5)
+    assert str(move) in ("e9-e7", "e5:e6-e7")
+    assert state.apply(move).outcome.winner == 0
+
+
+def test_volo_handing_over_a_win_is_avoided_by_search(mini):
+    state = mini.position(["e8", "g8", "b2"], ["e5", "e6", "e9"], to_move=0)
+    search = MCTS(state, seed=0)
+    search.search(iterations=400)
+    stats = {str(s.move): s for s in search.analysis()}
+    assert stats["e8-f8"].proven == "loss"
+    assert str(search.best_move()) != "e8-f8"
+
+
+def test_deterministic_for_seed_and_iterations(mini):
+    state = mini.initial_state()
+    runs = []
+    for _ in range(2):
+        search = MCTS(state, seed=7)
+        move = search.search(iterations=60)
+        runs.append((move, [(str(s.move), s.visits, s.score) for s in search.analysis()]))
+    assert runs[0] == runs[1]
+    other = MCTS(state, seed=8)
+    other.search(iterations=60)
+    assert [(str(s.move), s.visits) for s in other.analysis()] != [
+        (m, v) for m, v, _ in runs[0][1]
+    ]
+
+
+def test_tree_reuse_keeps_the_subtree(mini):
+    state = mini.initial_state()
+    search = MCTS(state, seed=3)
+    move = search.search(iterations=120)
+    child = next(c for c in search.root.children if c.move == move)
+    visits = child.n
+    after = state.apply(move)
+    reply = after.legal_moves()[0]
+    # One decision later the node is found; two decisions later too when it was expanded.
+    assert search.advance(after)
+    assert search.root.n == visits and search.state == after
+    search.search(iterations=10)
+    assert search.advance(after.apply(reply)) in (True, False)
+    assert search.state == after.apply(reply)
+    elsewhere = mini.position(["e5", "e6", "e9"], ["b2", "j9"], to_move=0)
+    assert not search.advance(elsewhere)
+    assert search.state == elsewhere and search.root.n == 0
+
+
+def test_multi_decision_turns_back_up_for_the_decider():
+    # In the tree game the same player often decides twice; the reward of a node is
+    # for the player who made its move, which the proofs check against the reference.
+    for seed in range(30):
+        state = TreeGame(seed=seed, depth=5, branching=3).initial_state()
+        search = MCTS(state, seed=seed)
+        search.search(iterations=4000)
+        me = state.to_move
+        if search.root.proven == 1.0:
+            assert exact(state, me) is not None
+        elif search.root.proven == 0.0:
+            assert exact(state, 1 - me) is not None
+
+
+def test_every_option_off_still_searches(mini):
+    config = MCTSConfig(rave=False, solver=False, decisive=False, cutoff=False, prior_bias=0.0)
+    state = mini.position(["e5", "e6", "e9"], ["b2", "j9"], to_move=0)
+    search = MCTS(state, seed=0, config=config)
+    assert search.search(iterations=3) in state.legal_moves()
+
+
+def test_bad_budgets_and_finished_games(mini):
+    search = MCTS(mini.initial_state())
+    with pytest.raises(TablierError, match="budget"):
+        search.search()
+    with pytest.raises(TablierError, match="iteration"):
+        search.search(iterations=0)
+    with pytest.raises(TablierError, match="time"):
+        search.search(seconds=-1)
+    state = mini.position(["e5", "e6", "e9"], ["b2", "j9"], to_move=0)
+    won = state.apply(mini.parse_move(state, "e9-e7"))
+    with pytest.raises(GameOverError):
+        MCTS(won).search(iterations=5)
+
+
+def test_time_budget_and_progress(mini):
+    seen = []
+    search = MCTS(mini.initial_state(), seed=0)
+    search.search(seconds=0.3, progress=seen.append, progress_every=0.05)
+    assert seen and seen[-1].fraction == 1.0
+    assert seen[-1].iterations == search.iterations > 0
+    assert seen[-1].best is not None
