@@ -20,14 +20,20 @@ __all__ = [
     "BOARD",
     "DIRECTIONS",
     "EAST",
+    "EDGES",
     "GRID",
     "LINE_SHIFTS",
     "NORTH",
+    "RAYS",
+    "RAY_MASK",
     "ROOM",
+    "ROW_SHIFT",
+    "SHIFTS",
     "SIZE",
     "SOUTH",
     "STRIDE",
     "WEST",
+    "dilate",
     "fill",
     "ray",
 ]
@@ -127,4 +133,5 @@ def dilate(x: int) -> int:
     return (x | x << STRIDE | x >> STRIDE) & BOARD
 
 
+# ROW_SHIFT[r]: how far to shift a bitboard right to bring row r's nine cells to bits 0-8.
 ROW_SHIFT = tuple((r + 1) * STRIDE + 1 for r in range(SIZE))
