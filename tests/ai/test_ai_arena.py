@@ -1,0 +1,111 @@
+"""The arena: statistics on synthetic results, a short real match, resuming."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from tablier.ai.arena import elo_difference, play_game, read_results, run_match, summarise
+from tablier.core.errors import TablierError
+from tablier.games import get
+
+
+def _synthetic(wins, draws, losses):
+    return [{"score_a": 1.0}] * wins + [{"score_a": 0.5}] * draws + [{"score_a": 0.0}] * losses
+
+
+def test_elo_of_known_scores():
+    assert elo_difference(0.5) == 0.0
+    # 400 * log10(3) for 75%: the textbook figure is about +191.
+    assert elo_difference(0.75) == pytest.approx(190.85, abs=0.01)
+    assert elo_difference(0.25) == pytest.approx(-190.85, abs=0.01)
+    assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
+
+
+def test_summary_counts_score_and_interval():
+    s = summarise(_synthetic(60, 20, 20), "x", "y")
+    assert (s.games, s.wins, s.draws, s.losses) == (100, 60, 20, 20)
+    assert s.score == pytest.approx(0.7)
+    assert s.elo == pytest.approx(-400 * math.log10(1 / 0.7 - 1))
+    # Slow reference: the sample standard deviation of the per-game scores.
+    scores = [1.0] * 60 + [0.5] * 20 + [0.0] * 20
+    sd = math.sqrt(sum((v - 0.7) ** 2 for v in scores) / 99)
+    half = 1.96 * sd / 10
+    assert s.elo_low == pytest.approx(elo_difference(0.7 - half))
+    assert s.elo_high == pytest.approx(elo_difference(0.7 + half))
+    assert s.elo_low < s.elo < s.elo_high
+    assert "+60 =20 -20" in s.describe() and "70.0%" in s.describe()
+
+
+def test_interval_shrinks_with_more_games_and_handles_sweeps():
+    small = summarise(_synthetic(6, 0, 4))
+    large = summarise(_synthetic(60, 0, 40))
+    assert large.elo_high - large.elo_low < small.elo_high - small.elo_low
+    sweep = summarise(_synthetic(10, 0, 0))
+    assert sweep.score == 1.0 and sweep.elo == math.inf
+    assert "+inf" in sweep.describe()
+    assert sweep.as_dict()["elo"] == "+inf"
+    even = summarise(_synthetic(0, 8, 0))
+    assert even.elo == 0.0 and even.elo_low == even.elo_high == 0.0
+    with pytest.raises(TablierError):
+        summarise([])
+
+
+def test_play_game_alternates_colours_and_shares_openings():
+    game = get("volo", board="mini", supply=12)
+    g0 = play_game(game, "greedy", "random", 0, seed=4, opening_plies=2)
+    g1 = play_game(game, "greedy", "random", 1, seed=4, opening_plies=2)
+    assert g0["first"] == "greedy" and g1["first"] == "random"
+    assert g0["a_first"] and not g1["a_first"]
+    assert g0["moves"][:2] == g1["moves"][:2]
+    # The record replays and its result is the one stored.
+    state = game.initial_state()
+    for text in g0["moves"]:
+        state = state.apply(game.parse_move(state, text))
+    assert state.outcome is not None and state.outcome.result == g0["result"]
+    a_player = 0 if g0["a_first"] else 1
+    assert g0["score_a"] == state.outcome.score(a_player)
+
+
+def test_real_match_in_processes_and_resume(tmp_path):
+    game = get("volo", board="mini", supply=12)
+    out = tmp_path / "m.jsonl"
+    a, b = "medium:iterations=10,seconds=none", "random"
+    results = run_match(game, a, b, 4, jobs=2, seed=1, out=out)
+    assert [r["index"] for r in results] == [0, 1, 2, 3]
+    lines = out.read_text().splitlines()
+    assert len(lines) == 4 and all(json.loads(x)["game"] == game.spec for x in lines)
+    # Interrupted run: drop two games and leave a half-written line; resuming plays them again.
+    kept = [x for x in lines if json.loads(x)["index"] in (0, 3)]
+    out.write_text("\n".join(kept) + '\n{"index": 1, "gam')
+    assert sorted(r["index"] for r in read_results(out)) == [0, 3]
+    played = []
+    again = run_match(game, a, b, 4, jobs=1, seed=1, out=out, on_result=played.append)
+    assert sorted(r["index"] for r in played) == [1, 2]
+    assert [r["index"] for r in again] == [0, 1, 2, 3]
+    by_index = {r["index"]: r for r in results}
+    for r in again:  # seeded and iteration-bounded: the replayed games are the same
+        assert r["moves"] == by_index[r["index"]]["moves"]
+    s = summarise(again, a, b)
+    assert s.games == 4 and s.wins + s.draws + s.losses == 4
+
+
+def test_match_errors(tmp_path):
+    game = get("volo", board="mini")
+    with pytest.raises(TablierError, match="games"):
+        run_match(game, "random", "random", 0)
+    with pytest.raises(TablierError, match="jobs"):
+        run_match(game, "random", "random", 2, jobs=0)
+    with pytest.raises(TablierError, match="unknown player"):
+        run_match(game, "random", "wizard", 2)
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps({"index": 0, "game": "volo:board=standard", "first": "random",
+                                 "second": "random", "score_a": 1.0}) + "\n")
+    with pytest.raises(TablierError, match="results of"):
+        run_match(game, "random", "random", 2, out=other)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("[1, 2]\n")
+    with pytest.raises(TablierError, match="not an arena result"):
+        read_results(bad)

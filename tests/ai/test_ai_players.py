@@ -1,0 +1,148 @@
+"""Players: tactical safety at every level above easy, greedy, specs, errors."""
+
+from __future__ import annotations
+
+import pytest
+from aitoys import TreeGame
+
+from tablier.ai.players import (
+    LEVELS,
+    GreedyPlayer,
+    MCTSPlayer,
+    RandomPlayer,
+    make_player,
+    player_names,
+)
+from tablier.ai.tactics import losing_moves, safe_moves, winning_moves
+from tablier.core.errors import GameOverError, TablierError
+from tablier.games import get
+
+FAST = "iterations=40,seconds=none"
+
+
+@pytest.fixture(scope="module")
+def mini():
+    return get("volo", board="mini")
+
+
+@pytest.fixture(scope="module")
+def win_in_one(mini):
+    return mini.position(["e5", "e6", "e9"], ["b2", "j9"], to_move=0)
+
+
+@pytest.fixture(scope="module")
+def trap(mini):
+    # Orange's bird on e8 blocks Blue's e9-e7; flying it to f8 hands Blue the win.
+    return mini.position(["e8", "g8", "b2"], ["e5", "e6", "e9"], to_move=0)
+
+
+def test_tactics_on_constructed_positions(win_in_one, trap):
+    assert sorted(map(str, winning_moves(win_in_one))) == ["e5:e6-e7", "e9-e7"]
+    assert list(map(str, losing_moves(trap))) == ["e8-f8"]
+    assert "e8-f8" not in map(str, safe_moves(trap))
+    after = trap.apply(trap.game.parse_move(trap, "e8-f8"))
+    assert sorted(str(m) for m in winning_moves(after)) == ["e5:e6-e7", "e9-e7"]
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "expert", "greedy"])
+def test_levels_above_easy_take_the_win(level, win_in_one):
+    spec = level if level == "greedy" else f"{level}:{FAST}"
+    player = make_player(spec, win_in_one.game, seed=5)
+    move = player.choose(win_in_one)
+    assert win_in_one.apply(move).outcome.winner == 0
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "expert", "greedy"])
+def test_levels_above_easy_avoid_handing_over_a_win(level, trap):
+    spec = level if level == "greedy" else f"{level}:iterations=5,seconds=none"
+    for seed in range(3):
+        player = make_player(spec, trap.game, seed=seed)
+        assert str(player.choose(trap)) != "e8-f8"
+
+
+def test_every_move_loses_then_any_is_played():
+    # A tree position where every move hands the opponent a win in one.
+    for seed in range(2000):
+        state = TreeGame(seed=seed, depth=4, branching=3).initial_state()
+        moves = state.legal_moves()
+        if len(moves) > 1 and len(losing_moves(state)) == len(moves):
+            break
+    else:  # pragma: no cover
+        pytest.fail("no such tree")
+    assert safe_moves(state) == moves
+    assert make_player("medium:" + FAST, state.game).choose(state) in moves
+
+
+def test_greedy_follows_the_evaluation(mini):
+    from tablier.games.volo.ai import evaluate
+
+    state = mini.position(["e5", "e6", "j9", "b2"], ["b4", "k9"], to_move=0)
+    move = GreedyPlayer(seed=0).choose(state)
+    values = {m: -evaluate(state.apply_unchecked(m)) for m in state.legal_moves()}
+    assert values[move] == pytest.approx(max(values.values()))
+
+
+def test_greedy_without_evaluation_is_random_among_safe_moves():
+    state = TreeGame(seed=11, depth=6).initial_state()
+    move = GreedyPlayer(seed=1).choose(state)
+    assert move in safe_moves(state)
+
+
+def test_random_player_is_seeded(mini):
+    state = mini.initial_state()
+    a = [RandomPlayer(seed=3).choose(state) for _ in range(2)]
+    assert a[0] == a[1] and a[0] in state.legal_moves()
+
+
+def test_mcts_player_deterministic_and_reuses_tree(mini):
+    state = mini.initial_state()
+    first = make_player("medium:" + FAST, mini, seed=9)
+    second = make_player("medium:" + FAST, mini, seed=9)
+    assert first.choose(state) == second.choose(state)
+    move = first.choose(state)
+    after = state.apply(move)
+    reply = after.legal_moves()[0]
+    first.choose(after.apply(reply))
+    assert first.last_analysis and sum(s.visits for s in first.last_analysis) >= 40
+
+
+def test_easy_level_is_weak_and_documented():
+    easy = LEVELS["easy"]
+    assert not easy.tactics and easy.temperature > 0 and easy.iterations <= 50
+    assert LEVELS["hard"].seconds <= 2.0
+
+
+def test_analyse_returns_sorted_stats(mini):
+    player = make_player("mcts:iterations=80", mini, seed=1)
+    stats = player.analyse(mini.initial_state(), top=5)
+    assert len(stats) == 5
+    assert [s.visits for s in stats] == sorted((s.visits for s in stats), reverse=True)
+    assert all(0.0 <= s.score <= 1.0 for s in stats)
+
+
+def test_specs_and_errors(mini):
+    assert set(player_names()) >= {"random", "greedy", "easy", "medium", "hard", "expert"}
+    p = make_player("hard:iterations=50,seconds=none,rave=no,exploration=1.2", mini)
+    assert isinstance(p, MCTSPlayer)
+    assert p.level.iterations == 50 and p.level.seconds is None
+    assert not p.level.config.rave and p.level.config.exploration == 1.2
+    for bad, match in [
+        ("", "name a player"),
+        ("grandmaster", "unknown player"),
+        ("hard:speed=3", "unknown player setting"),
+        ("hard:iterations", "key=value"),
+        ("hard:iterations=lots", "number"),
+        ("hard:rave=maybe", "yes or no"),
+        ("hard:iterations=-3", "negative"),
+        ("mcts:iterations=none", "budget"),
+        ("random:iterations=3", "no settings"),
+    ]:
+        with pytest.raises(TablierError, match=match):
+            make_player(bad, mini)
+
+
+def test_no_move_from_a_finished_game(win_in_one):
+    done = win_in_one.apply(win_in_one.game.parse_move(win_in_one, "e9-e7"))
+    for spec in ("random", "greedy", "medium:" + FAST):
+        with pytest.raises(GameOverError):
+            make_player(spec, done.game).choose(done)
