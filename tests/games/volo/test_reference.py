@@ -66,6 +66,8 @@ def compare(state) -> int:
         action = _ref_key(move, board, expected)
         assert after == expected[action], f"{state.to_text()}: {move}"
     assert engine_results == set(expected.values())
+    # a placement never divides the opponent (docs/rules/volo.md, R-5)
+    assert not any(a.kind == "place" and a.keep is not None for a in expected)
     return len(moves)
 
 
@@ -180,12 +182,22 @@ def test_engine_matches_reference_on_played_positions(board, edition):
 def test_engine_matches_reference_on_handmade_positions(board, edition):
     rng = random.Random(f"handmade-{board}-{edition}")
     states = handmade_states(board, edition, rng, HANDMADE)
-    kinds = set()
+    seen = {"place": 0, "fly": 0, "in file": 0, "region choice": 0}
+    endings = {"flock": 0, "opponent-flock": 0}
     for state in states:
         compare(state)
-        kinds |= {m.kind for m in state.legal_moves()}
-    # the sample must exercise both kinds of action
-    assert {"place", "fly"} <= kinds
+        for move in state.legal_moves():
+            seen[move.kind] = seen.get(move.kind, 0) + 1
+            if set(move.source) & set(move.target):
+                seen["in file"] += 1  # a line lands partly on cells it vacates
+            if move.keep is not None:
+                seen["region choice"] += 1
+            after = state.apply_unchecked(move)
+            if after.outcome is not None:
+                endings[after.outcome.reason] += 1
+    # the sample must exercise every kind of action and both ends of a move
+    assert all(seen.values()), seen
+    assert all(endings.values()), endings
 
 
 @pytest.mark.parametrize(("board", "edition"), CONFIGS)
@@ -207,6 +219,19 @@ def test_engine_matches_reference_on_crowded_positions(board, edition):
 def test_position_counts_per_configuration():
     """At least 300 positions per board and edition are compared."""
     assert sum(count for _s, _t, count in PLAYED) + HANDMADE + CROWDED >= 300
+
+
+def test_reference_on_its_own_initial_moves():
+    """At the start only placements exist: every empty cell not next to an Orange bird.
+
+    Standard: 120 cells - 6 birds = 114 empty, minus 5 on-board neighbours of each of
+    Orange's 3 nests = 99.  Mini: 84 - 6 - 15 = 63.
+    """
+    for board, count in (("standard", 99), ("mini", 63)):
+        for edition in ("current", "2010"):
+            actions = R.successors(board, edition, R.initial(board))
+            assert len(actions) == count
+            assert {a.kind for a in actions} == {"place"}
 
 
 def test_reference_initial_positions():

@@ -51,7 +51,7 @@ def refused(state, text: str, error=IllegalMoveError, match: str | None = None) 
     return str(info.value)
 
 
-# -- R-1 board and coordinates (I-1, I-2) ---------------------------------------------
+# -- R-1 board and coordinates (I-1, I-2) ------------------------------------------------
 
 
 @pytest.mark.parametrize(("board", "count", "edge"), [("standard", 120, 7), ("mini", 84, 6)])
@@ -87,7 +87,7 @@ def test_standard_board_corner_and_centre_are_not_cells():
         refused(state, text, InvalidMoveError, what)
 
 
-# -- R-3 setup (I-3, I-4) and supplies (R-2, I-5) -------------------------------------------
+# -- R-3 setup (I-3, I-4) and supplies (R-2, I-5) ----------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -114,7 +114,7 @@ def test_supply_option_overrides_total():
     assert state.supply(0) == state.supply(1) == 17
 
 
-# -- R-4 adding a bird -----------------------------------------------------------------------
+# -- R-4 turns, R-5 adding a bird (I-7, I-8) ---------------------------------------------
 
 
 def test_placement_anywhere_else():
@@ -153,7 +153,7 @@ def test_placement_refused_on_occupied_cell():
 
 def test_supply_exhaustion():
     # With 3 birds each, nobody has a bird in supply: no placement at all, and at the
-    # start no flight either, so the only decision is to pass.
+    # start no flight either, so the only decision is to pass.
     game = volo(supply=3)
     state = game.initial_state()
     assert state.supply(0) == 0
@@ -173,7 +173,7 @@ def test_supply_exhaustion():
     compare(after)
 
 
-# -- R-5..R-8 flying -------------------------------------------------------------------------
+# -- R-6..R-8 flying (I-9, I-10, I-11) ---------------------------------------------------
 
 
 def test_single_bird_flies_past_friends():
@@ -218,6 +218,14 @@ def test_three_bird_line_in_file_and_side_by_side():
     assert after.birds(0) == {"b8", "c8", "d8", "i5", "c9"}
 
 
+def test_line_in_file_several_distances():
+    # Like figure 5 of the seeds: the line b5 c5 d5 flies in file along row 5 past
+    # empty sky and may stop after 5, 6 or 7 steps, each time touching j6.
+    state = build("b5 c5 d5 j6", "l12 m10")
+    east = {m for m in notations(state) if m.startswith("b5:d5-") and m.endswith("5")}
+    assert east == {"b5:d5-g5", "b5:d5-h5", "b5:d5-i5"}
+
+
 def test_line_vacated_cells_count_as_free():
     # A two-bird line in file moves one step: the rear bird lands where the front bird was.
     state = build("d4 e4 g5", "b7 l12")
@@ -260,7 +268,7 @@ def test_cells_not_in_one_line():
     refused(state, "c9-e10", match="not a flight in a straight line")
 
 
-# -- R-9..R-11 regions and the end ---------------------------------------------------------
+# -- R-9..R-11 regions and the end (I-12..I-17) ------------------------------------------
 
 # Three Orange walls meet around the empty d4: east e4..j4, north d5..d10, south-west
 # c3 b2 (with the missing corner a1).  Filling d4 cuts the sky into region A (north-east,
@@ -329,7 +337,7 @@ def test_win_with_simultaneous_division_clears_nothing():
 def test_placement_never_divides_the_opponent():
     # A cut cell of the opponent's regions touches Orange birds on two sides, so Orange
     # may never add a bird there: d4, the hub of the three walls, is refused; only a
-    # flight divides (I-9).
+    # flight divides (R-5, consequence).
     state = build(WALLS + " k10", BLUE_ABC)
     refused(state, "d4", match="next to a bird of Orange")
     assert all(m.keep is None for m in state.legal_moves() if m.kind == "place")
@@ -361,12 +369,13 @@ def test_impossible_positions_are_refused():
         game.position(["z5"], ["l12"])
 
 
-# -- passing ---------------------------------------------------------------------
+# -- passing ------------------------------------------------------------------
 
 # Orange's own region: the flock e1 e2 f3 g4 h4 i4 i3 walls in the pocket f1 f2 g2 h2 g3 h3
 # at the missing corner g1; only g2 is not next to an Orange bird.  Orange's other bird b1
 # reaches the flock through the corridor c2 d2; Blue walls in everything else.  No
-# Orange flight can join b1 and the flock (see docs/rules/volo.md, R-13 example).
+# Orange flight can join b1 and the flock: nothing can land next to b1 but on c2, reached
+# only from d2 (R-13, I-19).
 RING = "e1 e2 f3 g4 h4 i4 i3"
 WALL = "c1 b2 c3 d3 d1 e3 f4 g5 h5 i5 j4 j5"
 FULL_RING = RING + " f1 f2 g3 h3"  # the pocket filled: 12 Orange birds
@@ -448,7 +457,7 @@ def test_double_pass_parsed_position():
     assert (old.outcome.winner, old.outcome.reason) == (1, "last-action")
 
 
-# -- the mini board ---------------------------------------------------------------------------
+# -- the mini board ----------------------------------------------------------------------
 
 
 def test_mini_board_rules():
