@@ -200,7 +200,9 @@ class MatchSummary:
     def describe(self) -> str:
         """A few lines for the terminal and the docs."""
         def fmt(x: float) -> str:
-            return "+inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:+.0f}"
+            if math.isinf(x):
+                return "+inf" if x > 0 else "-inf"
+            return "0" if abs(x) < 0.5 else f"{x:+.0f}"
 
         return (
             f"{self.a} vs {self.b}: {self.games} games, "

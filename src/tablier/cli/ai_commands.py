@@ -1,0 +1,291 @@
+"""The AI's part of the ``tablier`` command: ``analyse``, ``solve``, ``arena``,
+and the small API the play loop uses for ``--ai LEVEL`` and ``hint``.
+
+Wiring (in ``main.py``)::
+
+    from .ai_commands import register
+    register(main)                    # adds analyse, solve and arena
+
+    # in the play loop, once per AI decision:
+    from .ai_commands import choose_player_move, hint_lines, make_ai
+    ai = make_ai("hard", game, seed=None)          # click.UsageError on a bad level
+    move = choose_player_move(ai, state, console)  # shows a progress line while it thinks
+    for line in hint_lines(state, console):         # the 'hint' command
+        console.print(line)
+
+Every command works for every registered game through the core protocol.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from .. import games as registry
+from ..ai.arena import run_match, summarise
+from ..ai.mcts import MoveStat, SearchProgress
+from ..ai.players import Level, MCTSPlayer, Player, make_player
+from ..ai.solver import Solver
+from ..core.errors import TablierError
+from ..core.game import Game, Move, State
+
+__all__ = [
+    "analyse_command",
+    "arena_command",
+    "choose_player_move",
+    "hint_lines",
+    "make_ai",
+    "register",
+    "solve_command",
+]
+
+_CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+#: The budget of the ``hint`` command in ``tablier play`` (seconds).
+HINT_SECONDS = 1.0
+
+
+def _read_state(text: str) -> State:
+    """A position string, or a game name/spec alone meaning its initial position."""
+    text = text.strip()
+    try:
+        if not text:
+            raise TablierError("empty position")
+        if len(text.split()) == 1:
+            return registry.from_spec(text).initial_state()
+        return registry.parse_position(text)
+    except TablierError as exc:
+        raise click.UsageError(f"bad position: {exc}") from None
+
+
+def _read_game(text: str) -> Game:
+    try:
+        return registry.from_spec(text.strip())
+    except TablierError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+# -- the API for the play loop ----------------------------------------------------------
+
+
+def make_ai(level: str, game: Game, seed: int | None = None) -> Player:
+    """The player for ``--ai LEVEL`` (a level name or any player spec).
+
+    Raises :class:`click.UsageError` naming the known levels when ``level``
+    cannot be read.
+    """
+    try:
+        return make_player(level, game, seed=seed)
+    except TablierError as exc:
+        raise click.UsageError(f"--ai: {exc}") from None
+
+
+def _describe_progress(name: str, p: SearchProgress) -> str:
+    text = f"{name} is thinking… {100 * p.fraction:3.0f}%  {p.iterations} simulations"
+    if p.best is not None:
+        text += f"  (best so far {p.best.move}, {100 * p.best.score:.0f}%)"
+    return text
+
+
+def choose_player_move(
+    player: Player,
+    state: State,
+    console: Console | None = None,
+    progress: Callable[[SearchProgress], None] | None = None,
+) -> Move:
+    """Let ``player`` choose a move of ``state``, showing progress on ``console``.
+
+    ``progress``, when given, is also called with each
+    :class:`~tablier.ai.mcts.SearchProgress` (about five times a second).
+    """
+    if console is None:
+        return player.choose(state, progress)
+    with console.status(f"{player.name} is thinking…") as status:
+
+        def report(p: SearchProgress) -> None:
+            status.update(_describe_progress(player.name, p))
+            if progress is not None:
+                progress(p)
+
+        return player.choose(state, report)
+
+
+def format_stats(stats: list[MoveStat]) -> list[str]:
+    """One line per move: rank, move, visits, win estimate for the side to move."""
+    return [f"{i:>2}. {s.describe()}" for i, s in enumerate(stats, 1)]
+
+
+def hint_lines(
+    state: State,
+    console: Console | None = None,
+    seconds: float = HINT_SECONDS,
+    top: int = 5,
+    seed: int | None = None,
+) -> list[str]:
+    """The ``hint`` command: the best moves after a short search, as lines of text."""
+    if state.outcome is not None:
+        return ["the game is over"]
+    player = MCTSPlayer(Level(iterations=None, seconds=seconds), seed=seed, name="hint")
+    if console is None:
+        stats = player.analyse(state, top=top)
+    else:
+        with console.status("thinking…") as status:
+            stats = player.analyse(
+                state, lambda p: status.update(_describe_progress("hint", p)), top=top
+            )
+    return ["best moves (visits, estimated chance of winning for the side to move):",
+            *format_stats(stats)]
+
+
+# -- commands ---------------------------------------------------------------------------
+
+
+@click.command("analyse", context_settings=_CONTEXT)
+@click.argument("position")
+@click.option("--iterations", "-i", type=int, default=None, help="Simulations (default 2000).")
+@click.option("--seconds", "-s", type=float, default=None, help="Time limit instead/as well.")
+@click.option("--top", "-n", type=int, default=8, show_default=True, help="Moves to list.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def analyse_command(
+    position: str,
+    iterations: int | None,
+    seconds: float | None,
+    top: int,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """Search POSITION and list the top moves with visits and win estimates.
+
+    POSITION is a position string (quote it) or a game spec alone, such as
+    `volo` or `volo:board=mini`, for its initial position.  With neither
+    --iterations nor --seconds the search runs 2000 simulations (deterministic
+    for a given --seed).
+    """
+    state = _read_state(position)
+    if state.outcome is not None:
+        raise click.UsageError("the game is over in this position: nothing to analyse")
+    if top < 1:
+        raise click.UsageError("--top must be at least 1")
+    if iterations is None and seconds is None:
+        iterations = 2000
+    parts = [f"iterations={iterations if iterations is not None else 'none'}",
+             f"seconds={seconds if seconds is not None else 'none'}"]
+    try:
+        player = make_player("mcts:" + ",".join(parts), state.game, seed=seed)
+        assert isinstance(player, MCTSPlayer)
+        start = time.perf_counter()
+        stats = player.analyse(state, top=top)
+    except TablierError as exc:
+        raise click.UsageError(str(exc)) from None
+    elapsed = time.perf_counter() - start
+    tree = player._tree
+    sims = tree.iterations if tree is not None else 0
+    side = state.game.player_name(state.to_move)
+    if as_json:
+        click.echo(json.dumps({
+            "position": state.to_text(),
+            "to_move": state.to_move,
+            "simulations": sims,
+            "seconds": round(elapsed, 3),
+            "moves": [
+                {"move": str(s.move), "visits": s.visits, "score": round(s.score, 4),
+                 "proven": s.proven}
+                for s in stats
+            ],
+        }))
+        return
+    click.echo(f"{side} to move; {sims} simulations in {elapsed:.2f} s")
+    for line in format_stats(stats):
+        click.echo(line)
+
+
+@click.command("solve", context_settings=_CONTEXT)
+@click.argument("position")
+@click.option("--depth", "-d", type=int, required=True, help="Decisions (plies) to search.")
+@click.option("--max-nodes", type=int, default=None, help="Give up after this many nodes.")
+@click.option("--seconds", type=float, default=None, help="Give up after this long.")
+def solve_command(
+    position: str, depth: int, max_nodes: int | None, seconds: float | None
+) -> None:
+    """Prove a forced win within DEPTH decisions from POSITION, or say there is none.
+
+    Prints the winning line (the winner's quickest moves and the loser's
+    longest defence) or "no forced win within N".  A turn of several decisions
+    counts one per decision.
+    """
+    state = _read_state(position)
+    if depth < 0:
+        raise click.UsageError("--depth must be 0 or more")
+    if max_nodes is not None and max_nodes < 1:
+        raise click.UsageError("--max-nodes must be at least 1")
+    if seconds is not None and seconds <= 0:
+        raise click.UsageError("--seconds must be positive")
+    result = Solver(max_nodes=max_nodes, max_seconds=seconds).solve(state, depth)
+    click.echo(result.describe())
+    click.echo(f"{result.nodes} nodes in {result.seconds:.3f} s", err=True)
+
+
+@click.command("arena", context_settings=_CONTEXT)
+@click.argument("game")
+@click.argument("a")
+@click.argument("b")
+@click.option("-n", "--games", type=int, default=20, show_default=True, help="Games to play.")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Openings and players.")
+@click.option("--opening", type=int, default=2, show_default=True,
+              help="Random decisions before the players take over.")
+@click.option("--max-plies", type=int, default=1000, show_default=True,
+              help="Adjudicate a draw after this many decisions.")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
+              help="JSON-lines results file (resumes when it exists).")
+@click.option("--quiet", "-q", is_flag=True, help="Only the summary.")
+def arena_command(
+    game: str, a: str, b: str, games: int, jobs: int, seed: int, opening: int,
+    max_plies: int, out: str | None, quiet: bool,
+) -> None:
+    """Play GAMES games of A against B and print W/D/L, score and Elo (95% CI).
+
+    GAME is a name or spec (`volo:board=mini`).  A and B are players:
+    random, greedy, easy, medium, hard, expert, or mcts:iterations=N (any
+    level takes overrides, e.g. hard:iterations=300,seconds=none).  Colours
+    alternate, each opening is played with both colours, and with --out the
+    results go to a JSON-lines file that a rerun resumes.
+    """
+    the_game = _read_game(game)
+    if opening < 0 or max_plies < 1:
+        raise click.UsageError("--opening must be 0 or more and --max-plies at least 1")
+    for spec in (a, b):
+        try:
+            make_player(spec, the_game)
+        except TablierError as exc:
+            raise click.UsageError(str(exc)) from None
+
+    def show(item: dict) -> None:
+        if not quiet:
+            who = "A" if item["score_a"] == 1.0 else "B" if item["score_a"] == 0.0 else "draw"
+            click.echo(
+                f"game {item['index'] + 1}: {item['first']} - {item['second']} "
+                f"{item['result']} ({item['reason']}, {item['plies']} plies) -> {who}"
+            )
+
+    try:
+        results = run_match(
+            the_game, a, b, games, jobs=jobs, seed=seed, opening_plies=opening,
+            max_plies=max_plies, out=Path(out) if out else None, on_result=show,
+        )
+    except TablierError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(summarise(results, a, b).describe())
+
+
+def register(group: click.Group) -> None:
+    """Add ``analyse``, ``solve`` and ``arena`` to the ``tablier`` command group."""
+    group.add_command(analyse_command)
+    group.add_command(solve_command)
+    group.add_command(arena_command)
