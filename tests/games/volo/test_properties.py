@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 import tablier.games
 
+from . import reference as R
+
 OPTION_SETS = [
     {"board": "standard"},
     {"board": "standard", "edition": "2010"},
@@ -112,3 +114,33 @@ def test_outcome_and_passes_are_consistent(game, seed):
     if last.outcome is not None:
         assert last.legal_moves() == []
         assert last.outcome.reason in {"flock", "opponent-flock", "double-pass", "last-action"}
+
+
+@SETTINGS
+@given(games, seeds)
+def test_other_spellings_of_a_move_parse_to_it(game, seed):
+    """A line named from its other end, and a kept region named by any of its cells."""
+    board = R.board_of(game.options["board"])
+    history, _ = random_game(game, seed, plies=60)
+    rng = random.Random(seed)
+    for state, _move in history[::4]:
+        me = state.to_move
+        mine = {board.cell(c) for c in state.birds(me)}
+        for move in state.legal_moves():
+            text = str(move)
+            body, _, keep = text.partition("/")
+            if move.kind == "fly" and len(move.source) > 1:
+                first, rest = body.split(":")
+                last, target = rest.split("-")
+                (q0, r0), (q1, r1) = board.cell(first), board.cell(last)
+                qt, rt = board.cell(target)
+                other = board.label((q1 + qt - q0, r1 + rt - r0))
+                again = f"{last}:{first}-{other}" + (f"/{keep}" if keep else "")
+                assert game.parse_move(state, again) == move
+            if keep:
+                source = {board.cell(c) for c in move.source}
+                target = {board.cell(c) for c in move.target}
+                after = (mine - source) | target
+                region = R.component(board, board.cell(keep), board.cells - after)
+                cell = rng.choice(sorted(region))
+                assert game.parse_move(state, f"{body}/{board.label(cell)}") == move
