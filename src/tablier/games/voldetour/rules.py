@@ -33,13 +33,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.game import Move, Outcome, State
-from ...core.geometry import bits
 from .pieceset import DIR_NAMES, PieceSet
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Voldetour
 
-__all__ = ["PLAYER_NAMES", "Board", "VMove", "VState"]
+__all__ = ["PLAYER_NAMES", "Board", "VMove", "VState", "move_class"]
 
 PLAYER_NAMES = ("Black", "White")
 
@@ -50,35 +49,39 @@ BLOCK, STAIR, FROM_RESERVE = 1, 2, 4
 _UNSET: Any = object()
 
 
-class VMove(Move):
-    """One Voldetour decision.  ``key`` identifies it; ``str()`` gives its notation.
+_KINDS = {"T": "take", "P": "put", "L": "lord", "E": "end", "X": "pass"}
+
+
+class VMove(tuple, Move):
+    """One Voldetour decision: a tuple (its key) whose ``str()`` gives its notation.
 
     Keys: ``("T", "B", k)`` take block kind ``k``; ``("T", "S", None)`` take a
     stair from the reserve; ``("T", "S", (a, z, d, inv))`` lift that stair;
     ``("P", "B", k, oid, a, z)`` put the block in hand; ``("P", "S", a, z, d, inv)``
     put the stair in hand; ``("L", path)`` move the Lord along the squares of
     ``path`` (bit indices, start included); ``("E",)`` end the turn; ``("X",)`` pass.
+    Moves are built by :func:`move_class` (one subclass per piece set, which
+    knows the set for printing); being tuples makes them cheap to create.
     """
 
-    __slots__ = ("_ps", "key")
+    __slots__ = ()
+    _ps: PieceSet
 
-    def __init__(self, key: tuple, ps: PieceSet) -> None:
-        self.key = key
-        self._ps = ps
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, VMove) and other.key == self.key
-
-    def __hash__(self) -> int:
-        return hash(self.key)
+    @property
+    def key(self) -> tuple:
+        """The decision as a plain tuple (see the class docstring)."""
+        return tuple(self)
 
     @property
     def kind(self) -> str:
         """``"take"``, ``"put"``, ``"lord"``, ``"end"`` or ``"pass"``."""
-        return {"T": "take", "P": "put", "L": "lord", "E": "end", "X": "pass"}[self.key[0]]
+        return _KINDS[self[0]]
+
+    def __repr__(self) -> str:
+        return f"<VMove {self}>"
 
     def __str__(self) -> str:
-        key, ps = self.key, self._ps
+        key, ps = self, self._ps
         label = ps.grid.label
         tag = key[0]
         if tag == "T":
@@ -97,6 +100,47 @@ class VMove(Move):
         return "end" if tag == "E" else "pass"
 
 
+_MOVE_CLASSES: dict[int, type[VMove]] = {}
+_PUT_TABLES: dict[int, tuple] = {}
+
+
+def put_tables(ps: PieceSet) -> tuple[list, list]:
+    """Premade put moves of piece set ``ps`` (moves are immutable, so shared).
+
+    ``blocks[oid][z][a]`` is the move putting that orientation at anchor ``a``
+    and level ``z``; ``stairs[z][d][inv][a]`` the move putting a stair.
+    """
+    got = _PUT_TABLES.get(id(ps))
+    if got is None:
+        mk = move_class(ps)
+        size = max(ps.grid.indices) + 1
+        H = ps.tower_height
+        blocks = [
+            [
+                [
+                    mk(("P", "B", o.kind, o.oid, a, z)) if o.anchors >> a & 1 else None
+                    for a in range(size)
+                ]
+                for z in range(H)
+            ]
+            for o in ps.orientations
+        ]
+        stairs = [
+            [[[mk(("P", "S", a, z, d, i)) for a in range(size)] for i in (0, 1)] for d in range(4)]
+            for z in range(H)
+        ]
+        got = _PUT_TABLES[id(ps)] = (blocks, stairs)
+    return got
+
+
+def move_class(ps: PieceSet) -> type[VMove]:
+    """The VMove subclass of piece set ``ps``: ``move_class(ps)(key)`` builds a move."""
+    cls = _MOVE_CLASSES.get(id(ps))
+    if cls is None:
+        cls = _MOVE_CLASSES[id(ps)] = type("VMove", (VMove,), {"__slots__": (), "_ps": ps})
+    return cls
+
+
 class Board:
     """Bitboards derived from the pieces on the board (one position).
 
@@ -112,9 +156,7 @@ class Board:
 
     __slots__ = ("blk", "flat", "full", "inv", "lflat", "lordmask", "occ", "place", "slope", "up")
 
-    def __init__(
-        self, ps: PieceSet, blocks: tuple, stairs: tuple, lords: tuple[int, int]
-    ) -> None:
+    def __init__(self, ps: PieceSet, blocks: tuple, stairs: tuple, lords: tuple[int, int]) -> None:
         H = ps.tower_height
         ori = _orients(ps)
         blk = [0] * H
@@ -256,9 +298,7 @@ class VState(State):
         )
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, VState) and other.game == self.game and other._key() == self._key()
-        )
+        return isinstance(other, VState) and other.game == self.game and other._key() == self._key()
 
     def __hash__(self) -> int:
         if self._hash is None:
@@ -311,9 +351,7 @@ class VState(State):
         """The block kinds of ``player`` in reserve (not on the board, not in hand)."""
         nb = len(self.game.pieceset.blocks)
         held = self.hand[1] if self.hand and self.hand[0] == "B" and self.to_move == player else -1
-        return [
-            k for k in range(nb) if self.blocks[player * nb + k] is None and k != held
-        ]
+        return [k for k in range(nb) if self.blocks[player * nb + k] is None and k != held]
 
     def reserve_stairs(self, player: int) -> int:
         """How many stairs ``player`` has in reserve."""
@@ -332,7 +370,7 @@ class VState(State):
         """The legal decisions by key (computed once; used to read notation)."""
         if self._index is None:
             self.legal_moves()
-            self._index = {m.key: m for m in self._moves}  # type: ignore[union-attr]
+            self._index = {m: m for m in self._moves}  # type: ignore[union-attr]
         return self._index
 
     def _generate(self) -> list[VMove]:
@@ -340,6 +378,7 @@ class VState(State):
         b = self.board
         if self.hand is not None:
             return self._puts(b)
+        mk = move_class(ps)
         p = self.to_move
         nb = len(ps.blocks)
         moves: list[VMove] = []
@@ -347,53 +386,68 @@ class VState(State):
             for k in range(nb):
                 pl = self.blocks[p * nb + k]
                 if pl is None:
-                    if self._block_fits(b, k, None):
-                        moves.append(VMove(("T", "B", k), ps))
+                    if self._block_fits(b, k, None, 0):
+                        moves.append(mk(("T", "B", k)))
                 elif not self.block_blocked(b, pl):
+                    fp = _orients(ps)[pl[0]].base << pl[1]
+                    if self._block_fits(b, k, None, fp):
+                        moves.append(mk(("T", "B", k)))
+                        continue
+                    # rare: only the squares it frees could take it; look without it
                     blocks = list(self.blocks)
                     blocks[p * nb + k] = None
                     b2 = Board(ps, tuple(blocks), self.stairs, self.lords)
-                    if self._block_fits(b2, k, pl):
-                        moves.append(VMove(("T", "B", k), ps))
+                    if self._block_fits(b2, k, pl, 0):
+                        moves.append(mk(("T", "B", k)))
         if not self.done & STAIR:
             if self.reserve_stairs(p) > 0 and self._stair_fits(b, None):
-                moves.append(VMove(("T", "S", None), ps))
+                moves.append(mk(("T", "S", None)))
             mine = self.stairs[p]
             for j, st in enumerate(mine):
                 if self.stair_blocked(b, st):
+                    continue
+                if self._stair_fits(b, None, ~(1 << st[0])):
+                    moves.append(mk(("T", "S", st)))
                     continue
                 stairs = list(self.stairs)
                 stairs[p] = mine[:j] + mine[j + 1 :]
                 b2 = Board(ps, self.blocks, tuple(stairs), self.lords)
                 if self._stair_fits(b2, st):
-                    moves.append(VMove(("T", "S", st), ps))
+                    moves.append(mk(("T", "S", st)))
         for path in self.lord_paths(b).values():
-            moves.append(VMove(("L", path), ps))
+            moves.append(mk(("L", path)))
         if self.done:
-            moves.append(VMove(("E",), ps))
+            moves.append(mk(("E",)))
         elif not moves:
-            moves.append(VMove(("X",), ps))
+            moves.append(mk(("X",)))
         return moves
 
-    def _block_fits(self, b: Board, k: int, prev: tuple | None) -> bool:
+    def _block_fits(self, b: Board, k: int, prev: tuple | None, avoid: int) -> bool:
+        """Whether block kind ``k`` has a placement other than ``prev``, its
+        footprint clear of the squares of ``avoid``."""
         H = self.game.pieceset.tower_height
         for o in self.game.pieceset.blocks[k].orientations:
+            bad = 0
+            if avoid:
+                for off in o.offsets:
+                    bad |= avoid >> off
             for z in range(H - o.dz + 1):
-                m = anchors(b.place[z], o)
+                m = anchors(b.place[z], o) & ~bad
                 if prev is not None and prev[0] == o.oid and prev[2] == z:
                     m &= ~(1 << prev[1])
                 if m:
                     return True
         return False
 
-    def _stair_fits(self, b: Board, prev: tuple | None) -> bool:
+    def _stair_fits(self, b: Board, prev: tuple | None, keep: int = -1) -> bool:
+        """Whether a stair has a placement other than ``prev`` on the squares of ``keep``."""
         H = self.game.pieceset.tower_height
         for z in range(H):
-            if b.place[z]:
+            if b.place[z] & keep:
                 # an upright stair fits there in four directions, at most one is prev
                 return True
             for d in range(4):
-                m = b.slope[z][d]
+                m = b.slope[z][d] & keep
                 if prev is not None and prev[1] == z and prev[2] == d and prev[3]:
                     m &= ~(1 << prev[0])
                 if m:
@@ -402,30 +456,48 @@ class VState(State):
 
     def _puts(self, b: Board) -> list[VMove]:
         ps = self.game.pieceset
+        table_b, table_s = put_tables(ps)
         H = ps.tower_height
         hand = self.hand
         moves: list[VMove] = []
+        add = moves.append
         if hand[0] == "B":
             k, prev = hand[1], hand[2]
             for o in ps.blocks[k].orientations:
                 oid = o.oid
+                by_level = table_b[oid]
                 for z in range(H - o.dz + 1):
                     m = anchors(b.place[z], o)
                     if prev is not None and prev[0] == oid and prev[2] == z:
                         m &= ~(1 << prev[1])
-                    for a in bits(m):
-                        moves.append(VMove(("P", "B", k, oid, a, z), ps))
+                    tbl = by_level[z]
+                    while m:
+                        low = m & -m
+                        add(tbl[low.bit_length() - 1])
+                        m ^= low
             return moves
         prev = hand[1]
         for z in range(H):
-            for a in bits(b.place[z]):
-                for d in range(4):
-                    moves.append(VMove(("P", "S", a, z, d, 0), ps))
+            ups = [table_s[z][d][0] for d in range(4)]
+            u0, u1, u2, u3 = ups
+            m = b.place[z]
+            while m:
+                low = m & -m
+                a = low.bit_length() - 1
+                m ^= low
+                add(u0[a])
+                add(u1[a])
+                add(u2[a])
+                add(u3[a])
             for d in range(4):
-                for a in bits(b.slope[z][d]):
-                    moves.append(VMove(("P", "S", a, z, d, 1), ps))
+                m = b.slope[z][d]
+                tbl = table_s[z][d][1]
+                while m:
+                    low = m & -m
+                    add(tbl[low.bit_length() - 1])
+                    m ^= low
         if prev is not None:
-            moves.remove(VMove(("P", "S", *prev), ps))
+            moves = [m for m in moves if m[2:] != prev]
         return moves
 
     # -- blocking ---------------------------------------------------------------------
@@ -558,7 +630,7 @@ class VState(State):
 
     def apply_unchecked(self, move: Move) -> VState:
         """The state after ``move`` (which must come from :meth:`legal_moves`)."""
-        key = move.key  # type: ignore[attr-defined]
+        key = move
         tag = key[0]
         ps = self.game.pieceset
         p = self.to_move
@@ -584,13 +656,11 @@ class VState(State):
             if key[1] == "B":
                 k = key[2]
                 lb = list(self.blocks)
-                lb[p * nb + k] = key[3:]
+                lb[p * nb + k] = tuple(key[3:])
                 fresh = FROM_RESERVE if self.hand[2] is None else 0
-                return self._replace(
-                    blocks=tuple(lb), hand=None, done=self.done | BLOCK | fresh
-                )
+                return self._replace(blocks=tuple(lb), hand=None, done=self.done | BLOCK | fresh)
             ls = list(self.stairs)
-            ls[p] = tuple(sorted((*self.stairs[p], key[2:])))
+            ls[p] = tuple(sorted((*self.stairs[p], tuple(key[2:]))))
             fresh = FROM_RESERVE if self.hand[1] is None else 0
             return self._replace(stairs=tuple(ls), hand=None, done=self.done | STAIR | fresh)
         if tag == "L":
@@ -650,15 +720,16 @@ class VState(State):
         ps = self.game.pieceset
         label = ps.grid.label
         nb = len(ps.blocks)
+        mk = move_class(ps)
         words = [f"turn={self.turn}", f"lords={label(self.lords[0])},{label(self.lords[1])}"]
         for p, word in ((0, "black"), (1, "white")):
             items = []
             for k in range(nb):
                 pl = self.blocks[p * nb + k]
                 if pl is not None:
-                    items.append(str(VMove(("P", "B", k, *pl), ps)))
+                    items.append(str(mk(("P", "B", k, *pl))))
             for st in self.stairs[p]:
-                items.append(str(VMove(("P", "S", *st), ps)))
+                items.append(str(mk(("P", "S", *st))))
             words.append(f"{word}={','.join(items) or '-'}")
         if self.done:
             flags = ("b" if self.done & BLOCK else "") + ("s" if self.done & STAIR else "")
@@ -682,5 +753,5 @@ class VState(State):
         if hand[0] == "B":
             if hand[2] is None:
                 return "B" + ps.blocks[hand[1]].name
-            return str(VMove(("P", "B", hand[1], *hand[2]), ps))
-        return "S" if hand[1] is None else str(VMove(("P", "S", *hand[1]), ps))
+            return str(move_class(ps)(("P", "B", hand[1], *hand[2])))
+        return "S" if hand[1] is None else str(move_class(ps)(("P", "S", *hand[1])))
