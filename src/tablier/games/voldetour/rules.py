@@ -108,7 +108,8 @@ def put_tables(ps: PieceSet) -> tuple[list, list]:
     """Premade put moves of piece set ``ps`` (moves are immutable, so shared).
 
     ``blocks[oid][z][a]`` is the move putting that orientation at anchor ``a``
-    and level ``z``; ``stairs[z][d][inv][a]`` the move putting a stair.
+    and level ``z``; ``stairs[z][d][inv][a]`` the move putting a stair, and
+    ``stairs[z][4][a]`` the four upright puts at square ``a``, level ``z``.
     """
     got = _PUT_TABLES.get(id(ps))
     if got is None:
@@ -129,6 +130,8 @@ def put_tables(ps: PieceSet) -> tuple[list, list]:
             [[[mk(("P", "S", a, z, d, i)) for a in range(size)] for i in (0, 1)] for d in range(4)]
             for z in range(H)
         ]
+        for per_level in stairs:  # [4]: the four upright puts of each square, together
+            per_level.append([tuple(per_level[d][0][a] for d in range(4)) for a in range(size)])
         got = _PUT_TABLES[id(ps)] = (blocks, stairs)
     return got
 
@@ -478,17 +481,12 @@ class VState(State):
             return moves
         prev = hand[1]
         for z in range(H):
-            ups = [table_s[z][d][0] for d in range(4)]
-            u0, u1, u2, u3 = ups
+            quads = table_s[z][4]
             m = b.place[z]
             while m:
                 low = m & -m
-                a = low.bit_length() - 1
+                moves.extend(quads[low.bit_length() - 1])
                 m ^= low
-                add(u0[a])
-                add(u1[a])
-                add(u2[a])
-                add(u3[a])
             for d in range(4):
                 m = b.slope[z][d]
                 tbl = table_s[z][d][1]
@@ -497,7 +495,8 @@ class VState(State):
                     add(tbl[low.bit_length() - 1])
                     m ^= low
         if prev is not None:
-            moves = [m for m in moves if m[2:] != prev]
+            a, z, d, i = prev
+            moves.remove(table_s[z][d][i][a])
         return moves
 
     # -- blocking ---------------------------------------------------------------------
