@@ -329,3 +329,44 @@ def test_replay_of_a_bad_record(tmp_path):
     result = run(["replay", str(path)])
     assert result.exit_code == 1
     assert "decision 3" in result.output and "no pass straight after a pass" in result.output
+
+
+# -- playing against the AI -----------------------------------------------------
+
+
+def test_play_against_the_ai_and_undo_to_the_human_decision():
+    lines = "take 1\nposition\nundo\nposition\n"
+    result = run(["play", "toy", "--ai", "random", "--seed", "3"], lines)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Green (AI) plays" in out
+    first, second = positions_printed(out)
+    state = Toy().parse_position(first)
+    assert state.to_move == 0 or state.is_terminal  # the AI finished its turn
+    assert state.scores[0] == 1
+    assert second == Toy().initial_state().to_text()  # undo took back the AI's decisions too
+
+
+def test_ai_plays_both_sides_to_the_end():
+    result = run(["play", "toy", "--pile", "6", "--ai", "greedy", "--ai-plays", "both"], "\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Red (AI) plays" in result.output and "Game over:" in result.output
+
+
+def test_ai_plays_first():
+    args = ["play", "toy", "--ai", "random", "--ai-plays", "first", "--seed", "1"]
+    result = run(args, "position\n")
+    assert result.output.index("Red (AI) plays") < result.output.index("Green> ")
+    assert Toy().parse_position(positions_printed(result.output)[0]).to_move == 1
+
+
+def test_bad_ai_level():
+    result = run(["play", "toy", "--ai", "grandmaster"], "")
+    assert result.exit_code == 2 and "--ai" in result.output
+
+
+def test_hint_asks_the_ai_and_moves_lists_the_legal_moves():
+    result = run(["play", "toy", "--pile", "4"], "hint\nmoves\n")
+    assert result.exit_code == 0
+    out = result.output
+    assert "best moves" in out and "4 legal moves:\ntake 1, take 2 (+), take 3, pass" in out

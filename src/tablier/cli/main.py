@@ -144,7 +144,23 @@ def games_command() -> None:
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @click.option("--position", "position", default=None, help="Start from this position string.")
 @click.option("--load", "load", default=None, help="Load a record and go on from its end.")
-def play_command(args: tuple[str, ...], position: str | None, load: str | None) -> None:
+@click.option("--ai", "ai_level", default=None, help="Play against the AI at this level.")
+@click.option(
+    "--ai-plays",
+    type=click.Choice(["first", "second", "both"]),
+    default="second",
+    show_default=True,
+    help="Which side the AI plays (with --ai).",
+)
+@click.option("--seed", type=int, default=None, help="Random seed of the AI (with --ai).")
+def play_command(
+    args: tuple[str, ...],
+    position: str | None,
+    load: str | None,
+    ai_level: str | None,
+    ai_plays: str,
+    seed: int | None,
+) -> None:
     """Hot-seat play: tablier play GAME [--OPTION VALUE ...].
 
     The options are the game's own (see `tablier games`), e.g.
@@ -178,7 +194,25 @@ def play_command(args: tuple[str, ...], position: str | None, load: str | None) 
     else:
         assert game is not None
         start = game.initial_state()
-    session = PlaySession(console, LineReader(console), game, start, moves, tags)
+    ai_choose, ai_players, hint = None, frozenset(), None
+    if _ai is not None:
+
+        def hint(state: State) -> list[str]:
+            return _ai.hint_lines(state, console)
+
+    if ai_level is not None:
+        if _ai is None:
+            raise click.UsageError(f"the AI is not available: {_AI_ERROR}")
+        player = _ai.make_ai(ai_level, game, seed=seed)
+
+        def ai_choose(state: State):
+            return _ai.choose_player_move(player, state, console)
+
+        ai_players = frozenset({"first": {0}, "second": {1}, "both": {0, 1}}[ai_plays])
+    session = PlaySession(
+        console, LineReader(console), game, start, moves, tags,
+        ai_choose=ai_choose, ai_players=ai_players, hint=hint,
+    )
     session.run()
 
 
@@ -238,6 +272,17 @@ def position_command(args: tuple[str, ...]) -> None:
     game = parse_game_args(args)
     assert game is not None
     click.echo(game.initial_state().to_text())
+
+
+# The AI's commands (analyse, solve, arena) and its play-loop helpers.  A broken AI
+# package must not take the rest of the command down: play then works without it.
+try:
+    from . import ai_commands as _ai
+except ImportError as exc:  # pragma: no cover - only when the AI package is broken
+    _ai, _AI_ERROR = None, exc
+else:
+    _AI_ERROR = None
+    _ai.register(main)
 
 
 def run(argv: list[str] | None = None) -> Any:  # pragma: no cover - thin wrapper

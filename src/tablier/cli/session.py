@@ -90,7 +90,7 @@ HELP = """\
 Commands:
   <move>        play a move in the game's notation
   moves         list the legal moves
-  hint          the same list for now (an AI will answer later)
+  hint          the AI's best moves after a short search (the legal moves without AI)
   undo          take back the last decision
   save FILE     save the game (JSON when FILE ends in .json, else the text record)
   load FILE     load a record (text or JSON) and go on from its last position
@@ -111,9 +111,16 @@ class PlaySession:
         start: State | None = None,
         moves: list[Move] | None = None,
         tags: dict[str, str] | None = None,
+        *,
+        ai_choose: Callable[[State], Move] | None = None,
+        ai_players: frozenset[int] = frozenset(),
+        hint: Callable[[State], list[str]] | None = None,
     ) -> None:
         self.console = console
         self.read = read
+        self.ai_choose = ai_choose
+        self.ai_players = ai_players if ai_choose is not None else frozenset()
+        self.hint = hint
         self.tags = dict(tags or {})
         self.tags.setdefault("Date", datetime.date.today().strftime("%Y.%m.%d"))
         self._set_game(game, start or game.initial_state(), moves or [])
@@ -177,6 +184,9 @@ class PlaySession:
         self.say(f"{self.game.title} ({self.game.spec}). Type 'help' for the commands.")
         self.show()
         while True:
+            if self.state.outcome is None and self.state.to_move in self.ai_players:
+                self.ai_move()
+                continue
             prompt = (
                 "game over> "
                 if self.state.outcome is not None
@@ -200,8 +210,10 @@ class PlaySession:
             return False
         if command == "help":
             self.say(HELP)
-        elif command in ("moves", "hint"):
+        elif command == "moves":
             self.list_moves()
+        elif command == "hint":
+            self.give_hint()
         elif command == "undo":
             self.undo()
         elif command == "position":
@@ -226,15 +238,46 @@ class PlaySession:
         self.say(f"{len(moves)} legal move{'s' if len(moves) != 1 else ''}:")
         self.say(", ".join(str(m) for m in moves))
 
+    def give_hint(self) -> None:
+        """The AI's suggestions when an AI is available, else the legal moves."""
+        if self.hint is None or self.state.outcome is not None:
+            self.list_moves()
+            return
+        try:
+            lines = self.hint(self.state)
+        except TablierError as exc:
+            self.error(str(exc))
+            return
+        for line in lines:
+            self.say(line)
+
     def undo(self) -> None:
-        """Take back one decision."""
+        """Take back one decision, and the AI's decisions after the last human one."""
         if not self.moves:
             self.error("nothing to undo")
             return
-        undone = self.moves.pop()
-        self.states.pop()
-        self.say(f"took back {undone}")
+        undone = []
+        while self.moves:
+            undone.append(self.moves.pop())
+            self.states.pop()
+            if self.state.to_move not in self.ai_players or len(self.ai_players) == 2:
+                break
+        self.say("took back " + ", ".join(str(m) for m in reversed(undone)))
         self.show()
+
+    def ai_move(self) -> None:
+        """Let the AI make the current decision."""
+        assert self.ai_choose is not None
+        name = self.game.player_name(self.state.to_move)
+        try:
+            move = self.ai_choose(self.state)
+            after = self.state.apply(move)
+        except TablierError as exc:  # pragma: no cover - an AI only returns legal moves
+            self.error(f"the AI could not move: {exc}")
+            self.ai_players = frozenset()
+            return
+        self.say(f"{name} (AI) plays {move}")
+        self._played(move, after)
 
     def play(self, text: str) -> None:
         """Read and play a move, or report why it cannot be played."""
@@ -250,6 +293,9 @@ class PlaySession:
         except TablierError as exc:
             self.error(str(exc))
             return
+        self._played(move, after)
+
+    def _played(self, move: Move, after: State) -> None:
         self.moves.append(move)
         self.states.append(after)
         self.show()
