@@ -145,7 +145,13 @@ class Level:
 #: The named levels.  Time budgets cover the whole decision (tactics and solver
 #: included), so ``hard`` stays within 2 s per move.
 LEVELS: dict[str, Level] = {
-    "easy": Level(iterations=30, tactics=False, temperature=1.0, reuse=False),
+    "easy": Level(
+        iterations=30,
+        tactics=False,
+        temperature=1.0,
+        reuse=False,
+        config=MCTSConfig(decisive=False, solver=False),
+    ),
     "medium": Level(iterations=300, seconds=0.5),
     "hard": Level(iterations=None, seconds=1.8, solver_depth=3, solver_nodes=1500),
     "expert": Level(iterations=None, seconds=6.0, solver_depth=3, solver_nodes=20000),
