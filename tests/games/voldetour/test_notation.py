@@ -164,3 +164,30 @@ def test_render_shows_heights_towers_lords_and_reserves():
     assert "Black reserve" in console.export_text()
     moved = play(s, "B111")
     assert "in hand: B111" in G.render(moved, last_move=moved.legal_moves()[0]).plain
+
+
+def test_pickle_moves_states_and_games():
+    import pickle
+
+    s = play(G.initial_state(), "B123")
+    for move in s.legal_moves()[:20]:
+        again = pickle.loads(pickle.dumps(move))
+        assert again == move and str(again) == str(move)
+    assert pickle.loads(pickle.dumps(s)) == s
+    assert pickle.loads(pickle.dumps(G)) == G
+
+
+def test_piece_sets_are_data():
+    from tablier.games.voldetour import available_sets, load_set
+
+    assert {"default", "mini"} <= set(available_sets())
+    ps = load_set("default")
+    assert [b.name for b in ps.blocks] == ["111", "112", "113", "122", "123"]
+    assert [len(b.orientations) for b in ps.blocks] == [1, 3, 3, 3, 6]
+    assert ps.tower_height == 3 and ps.stairs == 5 and (ps.width, ps.height) == (10, 10)
+    assert [ps.grid.label(t) for t in ps.towers] == ["b2", "i9"]
+    mini = load_set("mini")
+    assert mini.tower_height == 2 and mini.marked.bit_count() == 2
+    for bad in ("../default", "nope", "Default!"):
+        with pytest.raises(InvalidOptionError):
+            load_set(bad)

@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.game import Move, Outcome, State
-from .pieceset import DIR_NAMES, PieceSet
+from .pieceset import DIR_NAMES, PieceSet, load_set
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Voldetour
@@ -79,6 +79,9 @@ class VMove(tuple, Move):
 
     def __repr__(self) -> str:
         return f"<VMove {self}>"
+
+    def __reduce__(self) -> tuple:
+        return (_rebuild_move, (self._ps.name, tuple(self)))
 
     def __str__(self) -> str:
         key, ps = self, self._ps
@@ -134,6 +137,11 @@ def put_tables(ps: PieceSet) -> tuple[list, list]:
             per_level.append([tuple(per_level[d][0][a] for d in range(4)) for a in range(size)])
         got = _PUT_TABLES[id(ps)] = (blocks, stairs)
     return got
+
+
+def _rebuild_move(set_name: str, key: tuple) -> VMove:
+    """Unpickle a move: its piece set by name, then the key."""
+    return move_class(load_set(set_name))(key)
 
 
 def move_class(ps: PieceSet) -> type[VMove]:
@@ -280,6 +288,22 @@ class VState(State):
         self._index = None
         self._outcome = _UNSET
         self._hash = None
+
+    def __reduce__(self) -> tuple:
+        return (
+            VState,
+            (
+                self.game,
+                self.blocks,
+                self.stairs,
+                self.lords,
+                self.turn,
+                self.done,
+                self.hand,
+                self.passes,
+                self.history,
+            ),
+        )
 
     # -- protocol -------------------------------------------------------------------
 
