@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablier.core.record import Record
+from tablier.games.voldetour.rules import Board
 
 from .helpers import built_position, eager_move, game
 from .reference import floating_or_too_high
@@ -59,6 +60,10 @@ def test_no_floating_piece_nothing_above_the_tower_counts_conserved(g, seed, pli
         assert all(b.occ[z] >> t & 1 == 0 for z in range(ps.tower_height) for t in ps.towers)
         for p in (0, 1):
             assert counts(state, p) == (len(ps.blocks), ps.stairs)
+        rebuilt = Board(ps, state.blocks, state.stairs, state.lords)  # incremental == fresh
+        assert [getattr(b, f) for f in Board.__slots__] == [
+            getattr(rebuilt, f) for f in Board.__slots__
+        ]
         assert b.height(state.lords[0]) is not None and b.height(state.lords[1]) is not None
         assert state.lords[0] != state.lords[1]
 

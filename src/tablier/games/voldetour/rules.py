@@ -186,6 +186,19 @@ class Board:
                     inv[z] |= 1 << a
                 else:
                     up[z][d] |= 1 << a
+        self._derive(ps, blk, up, inv, lords)
+
+    @classmethod
+    def from_masks(
+        cls, ps: PieceSet, blk: list, up: list, inv: list, lords: tuple[int, int]
+    ) -> Board:
+        """A board from its block, upright-stair and nested-stair masks per level."""
+        b = cls.__new__(cls)
+        b._derive(ps, blk, up, inv, lords)
+        return b
+
+    def _derive(self, ps: PieceSet, blk: list, up: list, inv: list, lords: tuple) -> None:
+        H = ps.tower_height
         occ = [blk[z] | up[z][0] | up[z][1] | up[z][2] | up[z][3] for z in range(H)]
         full = [blk[z] | inv[z] for z in range(H)]
         board = ps.grid.board
@@ -202,6 +215,37 @@ class Board:
         self.place = [flat[z] & free for z in range(H)]
         self.slope = [[up[z][d] & ~inv[z] for d in range(4)] for z in range(H)]
         self.lordmask = lordmask
+
+    def with_block(self, ps: PieceSet, pl: tuple, add: bool) -> Board:
+        """This board with the block placed at ``pl`` added (or removed)."""
+        oid, a, z = pl
+        o = _orients(ps)[oid]
+        fp = o.base << a
+        blk = list(self.blk)
+        for lev in range(z, z + o.dz):
+            blk[lev] = blk[lev] | fp if add else blk[lev] & ~fp
+        return Board.from_masks(ps, blk, self.up, self.inv, self._lords(ps))
+
+    def with_stair(self, ps: PieceSet, st: tuple, add: bool) -> Board:
+        """This board with the stair placed at ``st`` added (or removed)."""
+        a, z, d, i = st
+        bit = 1 << a
+        up, inv = self.up, self.inv
+        if i:
+            inv = list(inv)
+            inv[z] = inv[z] | bit if add else inv[z] & ~bit
+        else:
+            up = list(up)
+            row = list(up[z])
+            row[d] = row[d] | bit if add else row[d] & ~bit
+            up[z] = row
+        return Board.from_masks(ps, self.blk, up, inv, self._lords(ps))
+
+    def _lords(self, ps: PieceSet) -> tuple[int, int]:
+        m = self.lordmask
+        low = m & -m
+        high = m ^ low
+        return (low.bit_length() - 1, high.bit_length() - 1)
 
     def height(self, a: int) -> int | None:
         """The flat-top height at square ``a`` (None on a slope)."""
@@ -652,12 +696,17 @@ class VState(State):
     # -- applying -----------------------------------------------------------------------
 
     def apply_unchecked(self, move: Move) -> VState:
-        """The state after ``move`` (which must come from :meth:`legal_moves`)."""
+        """The state after ``move`` (which must come from :meth:`legal_moves`).
+
+        When this state's board is known, the next one's is updated from it
+        (one piece added or removed, or a Lord moved) instead of rebuilt.
+        """
         key = move
         tag = key[0]
         ps = self.game.pieceset
         p = self.to_move
         nb = len(ps.blocks)
+        b = self._board
         if tag == "T":
             if key[1] == "B":
                 k = key[2]
@@ -667,31 +716,48 @@ class VState(State):
                     lb = list(blocks)
                     lb[p * nb + k] = None
                     blocks = tuple(lb)
-                return self._replace(blocks=blocks, hand=("B", k, pl))
-            st = key[2]
-            stairs = self.stairs
-            if st is not None:
-                ls = list(stairs)
-                ls[p] = tuple(x for x in stairs[p] if x != st)
-                stairs = tuple(ls)
-            return self._replace(stairs=stairs, hand=("S", st))
-        if tag == "P":
+                    if b is not None:
+                        b = b.with_block(ps, pl, False)
+                nxt = self._replace(blocks=blocks, hand=("B", k, pl))
+            else:
+                st = key[2]
+                stairs = self.stairs
+                if st is not None:
+                    ls = list(stairs)
+                    ls[p] = tuple(x for x in stairs[p] if x != st)
+                    stairs = tuple(ls)
+                    if b is not None:
+                        b = b.with_stair(ps, st, False)
+                nxt = self._replace(stairs=stairs, hand=("S", st))
+        elif tag == "P":
             if key[1] == "B":
                 k = key[2]
                 lb = list(self.blocks)
-                lb[p * nb + k] = tuple(key[3:])
+                pl = tuple(key[3:])
+                lb[p * nb + k] = pl
                 fresh = FROM_RESERVE if self.hand[2] is None else 0
-                return self._replace(blocks=tuple(lb), hand=None, done=self.done | BLOCK | fresh)
-            ls = list(self.stairs)
-            ls[p] = tuple(sorted((*self.stairs[p], tuple(key[2:]))))
-            fresh = FROM_RESERVE if self.hand[1] is None else 0
-            return self._replace(stairs=tuple(ls), hand=None, done=self.done | STAIR | fresh)
-        if tag == "L":
+                if b is not None:
+                    b = b.with_block(ps, pl, True)
+                nxt = self._replace(blocks=tuple(lb), hand=None, done=self.done | BLOCK | fresh)
+            else:
+                ls = list(self.stairs)
+                st = tuple(key[2:])
+                ls[p] = tuple(sorted((*self.stairs[p], st)))
+                fresh = FROM_RESERVE if self.hand[1] is None else 0
+                if b is not None:
+                    b = b.with_stair(ps, st, True)
+                nxt = self._replace(stairs=tuple(ls), hand=None, done=self.done | STAIR | fresh)
+        elif tag == "L":
             lords = (key[1][-1], self.lords[1]) if p == 0 else (self.lords[0], key[1][-1])
-            return self._end_turn(lords=lords)
-        if tag == "X":
-            return self._end_turn(passes=self.passes + 1)
-        return self._end_turn()
+            nxt = self._end_turn(lords=lords)
+            if b is not None:
+                b = Board.from_masks(ps, b.blk, b.up, b.inv, lords)
+        elif tag == "X":
+            nxt = self._end_turn(passes=self.passes + 1)
+        else:
+            nxt = self._end_turn()
+        nxt._board = b
+        return nxt
 
     def _replace(self, **changes: Any) -> VState:
         f = {
