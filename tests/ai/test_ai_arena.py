@@ -7,7 +7,14 @@ import math
 
 import pytest
 
-from tablier.ai.arena import elo_difference, play_game, read_results, run_match, summarise
+from tablier.ai.arena import (
+    elo_difference,
+    play_game,
+    read_results,
+    run_match,
+    score_interval,
+    summarise,
+)
 from tablier.core.errors import TablierError
 from tablier.games import get
 
@@ -24,31 +31,52 @@ def test_elo_of_known_scores():
     assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
 
 
-def test_summary_counts_score_and_interval():
-    s = summarise(_synthetic(60, 20, 20), "x", "y")
-    assert (s.games, s.wins, s.draws, s.losses) == (100, 60, 20, 20)
-    assert s.score == pytest.approx(0.7)
-    assert s.elo == pytest.approx(-400 * math.log10(1 / 0.7 - 1))
-    # Slow reference: the sample standard deviation of the per-game scores.
-    scores = [1.0] * 60 + [0.5] * 20 + [0.0] * 20
-    sd = math.sqrt(sum((v - 0.7) ** 2 for v in scores) / 99)
-    half = 1.96 * sd / 10
-    assert s.elo_low == pytest.approx(elo_difference(0.7 - half))
-    assert s.elo_high == pytest.approx(elo_difference(0.7 + half))
-    assert s.elo_low < s.elo < s.elo_high
-    assert "+60 =20 -20" in s.describe() and "70.0%" in s.describe()
+def _slow_bounds(score, n, z=1.96):
+    """Reference: the Wilson bounds by bisection of |score - s| = z*sqrt(s(1-s)/n)."""
+
+    def gap(s):
+        return abs(score - s) - z * math.sqrt(s * (1 - s) / n)
+
+    def root(lo, hi):  # gap(lo) and gap(hi) have opposite signs
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if (gap(mid) > 0) == (gap(lo) > 0):
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+
+    low = 0.0 if gap(0.0) <= 0 else root(0.0, score)
+    high = 1.0 if gap(1.0) <= 0 else root(score, 1.0)
+    return low, high
+
+
+@pytest.mark.parametrize("w, d, l", [(60, 20, 20), (3, 0, 7), (20, 0, 0), (0, 0, 9), (1, 1, 1)])
+def test_summary_counts_score_and_interval(w, d, l):
+    s = summarise(_synthetic(w, d, l), "x", "y")
+    n = w + d + l
+    assert (s.games, s.wins, s.draws, s.losses) == (n, w, d, l)
+    score = (w + d / 2) / n
+    assert s.score == pytest.approx(score)
+    low, high = _slow_bounds(score, n)
+    assert score_interval(score, n) == pytest.approx((low, high), abs=1e-9)
+    assert s.elo_low == pytest.approx(elo_difference(low))
+    assert s.elo_high == pytest.approx(elo_difference(high))
+    assert s.elo_low <= s.elo <= s.elo_high
+    assert f"+{w} ={d} -{l}" in s.describe()
 
 
 def test_interval_shrinks_with_more_games_and_handles_sweeps():
     small = summarise(_synthetic(6, 0, 4))
     large = summarise(_synthetic(60, 0, 40))
     assert large.elo_high - large.elo_low < small.elo_high - small.elo_low
-    sweep = summarise(_synthetic(10, 0, 0))
+    sweep = summarise(_synthetic(20, 0, 0))
     assert sweep.score == 1.0 and sweep.elo == math.inf
+    assert 250 < sweep.elo_low < 320 and sweep.elo_high == math.inf  # a sweep proves little
     assert "+inf" in sweep.describe()
     assert sweep.as_dict()["elo"] == "+inf"
     even = summarise(_synthetic(0, 8, 0))
-    assert even.elo == 0.0 and even.elo_low == even.elo_high == 0.0
+    assert even.elo == 0.0 and even.elo_low < 0 < even.elo_high
     with pytest.raises(TablierError):
         summarise([])
 

@@ -16,7 +16,7 @@ One line per game::
      "winner": 0, "reason": "flock", "score_a": 1.0, "plies": 41, "seconds": 3.2}
 
 :func:`summarise` turns the lines into wins/draws/losses of ``a``, its score,
-and the Elo difference with a 95% confidence interval.
+and the Elo difference with a 95% confidence interval (Wilson score interval).
 """
 
 from __future__ import annotations
@@ -36,7 +36,15 @@ from ..core.errors import TablierError
 from ..core.game import Game
 from .players import make_player
 
-__all__ = ["MatchSummary", "elo_difference", "play_game", "read_results", "run_match", "summarise"]
+__all__ = [
+    "MatchSummary",
+    "elo_difference",
+    "play_game",
+    "read_results",
+    "run_match",
+    "score_interval",
+    "summarise",
+]
 
 
 def play_game(
@@ -182,6 +190,20 @@ def elo_difference(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
+def score_interval(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a score fraction over ``games`` games (95% for z=1.96).
+
+    The bounds are the two scores ``s`` with ``|score - s| = z·sqrt(s(1 - s)/games)``.
+    Draws count ½ in ``score``; since a draw varies less than a win or a loss,
+    the interval is then slightly conservative.
+    """
+    n = games
+    z2 = z * z
+    centre = (score + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(score * (1 - score) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 @dataclass(frozen=True)
 class MatchSummary:
     """Wins, draws and losses of player ``a``, its score and Elo difference with a 95% CI."""
@@ -222,9 +244,10 @@ class MatchSummary:
 def summarise(results: Iterable[dict[str, Any]], a: str = "A", b: str = "B") -> MatchSummary:
     """Summarise results (``score_a`` of each game) for player ``a``.
 
-    The score is the mean of the per-game scores (1, ½, 0); its standard
-    error is the sample standard deviation over ``sqrt(n)``; the 95% interval
-    of the score (±1.96 standard errors, clipped to [0, 1]) is mapped to Elo.
+    The score is the mean of the per-game scores (1, ½, 0).  Its 95% interval
+    is the Wilson score interval (see :func:`score_interval`), mapped to Elo;
+    unlike the plain normal interval it stays finite on one side after a
+    clean sweep (20 wins out of 20 still only proves about +285 Elo).
     """
     scores = [float(r["score_a"]) for r in results]
     n = len(scores)
@@ -234,9 +257,7 @@ def summarise(results: Iterable[dict[str, Any]], a: str = "A", b: str = "B") -> 
     draws = sum(1 for s in scores if s == 0.5)
     losses = n - wins - draws
     mean = sum(scores) / n
-    var = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.0
-    half = 1.96 * math.sqrt(var / n)
-    low, high = max(0.0, mean - half), min(1.0, mean + half)
+    low, high = score_interval(mean, n)
     return MatchSummary(
         a, b, n, wins, draws, losses, mean,
         elo_difference(mean), elo_difference(low), elo_difference(high),
