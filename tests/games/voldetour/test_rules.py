@@ -379,3 +379,13 @@ def test_move_limit_option():
     g = game(max_turns=2)
     s = play(g.initial_state(), "B111", "B111@d4:1x1x1", "end", "S", "S@e5:n", "end")
     assert s.outcome is not None and s.outcome.reason == "move-limit" and s.outcome.winner is None
+
+
+def test_lord_crosses_a_ridge_in_one_step():
+    # d5 rises east to level 1, e5 falls east back to the board: a continuous path
+    s = G.position(black=["S@d5:e", "S@e5:w"], lords=("c5", "h8"), turn=3)
+    texts = agree(s)
+    assert "Lc5-f5" in texts
+    # the step lands on the first flat square beyond, which must be at the chain's end height
+    s = G.position(black=["S@d5:e", "S@e5:w", "B111@f5:1x1x1"], lords=("c5", "h8"), turn=3)
+    assert not any(t.endswith("f5") for t in agree(s) if t.startswith("L"))
