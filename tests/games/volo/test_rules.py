@@ -120,7 +120,7 @@ def test_supply_option_overrides_total():
 def test_placement_anywhere_else():
     state = build("e5 k10", "b2 b3 a3 l12")
     places = {str(m) for m in state.legal_moves() if m.kind == "place"}
-    assert "h8" in places and "a13" not in places
+    assert {"h8", "l13", "b1", "a6", "m9", "k5"} <= places
     after = state.apply(state.game.parse_move(state, "h8"))
     assert after.birds(0) == {"e5", "k10", "h8"}
     assert after.supply(0) == state.supply(0) - 1
@@ -196,6 +196,10 @@ def test_single_bird_cannot_jump():
     state = build("d4 f5 j5", "e4 b7 l12")
     refused(state, "d4-f4", match="path is blocked at e4")
     refused(state, "d4-i4", match="path is blocked at e4")
+    # a friendly bird blocks as well: birds never jump
+    state = build("d4 f4 j5", "b7 l12")
+    assert "d4-e4" in notations(state)
+    refused(state, "d4-i4", match="path is blocked at f4")
 
 
 def test_three_bird_line_in_file_and_side_by_side():
