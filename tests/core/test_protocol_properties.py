@@ -16,7 +16,7 @@ import tablier.games
 CAP = 150  # decisions per example
 PARAMS = game_params()
 SETTINGS = settings(
-    max_examples=25,
+    max_examples=20,
     deadline=None,
     derandomize=True,
     database=None,
