@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from toygame import Toy
 
 from tablier.core.errors import RecordError, TablierError
-from tablier.core.record import Decision, Record, move_numbers
+from tablier.core.record import Decision, Record, _parse_movetext, move_numbers
 
 
 def random_game(game, rng, cap=200):
@@ -350,3 +350,36 @@ def test_truncated_records_fail_cleanly(seed, data):
             continue
         # A cut that still reads is a valid prefix of the game.
         assert [d.move for d in loaded.moves] == [d.move for d in record.moves][: len(loaded.moves)]
+
+
+@pytest.mark.parametrize(
+    ("movetext", "expected"),
+    [
+        ("1. e5 (v) ; a4->c4", ["e5 (v)", "a4->c4"]),
+        ("3. g4 (v) ; g6xf5", ["g4 (v)", "g6xf5"]),
+        (
+            "1. e5 (v) ; a4->c4\n2. b2 ; c3 (v) {x} 3. d4",
+            ["e5 (v)", "a4->c4", "b2", "c3 (v)", "d4"],
+        ),
+        ("1... a 1.5 b ; c 1-0", ["a 1.5 b", "c"]),
+        ("12.\ta\n13. b", ["a", "b"]),
+        ("a1.b2 ; 7.", ["a1.b2"]),
+    ],
+)
+def test_movetext_splits_only_at_separators(movetext, expected):
+    decisions, _ = _parse_movetext(movetext)
+    assert [d.move for d in decisions] == expected
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    comments=st.lists(st.one_of(st.none(), st.text()), min_size=3, max_size=3),
+    event=st.text().filter(lambda t: "\n" not in t and "\r" not in t),
+)
+def test_any_comment_and_tag_text_round_trips(comments, event):
+    record = Record.from_moves(Toy(), ["take 1", "take 2", "pass"], comments=comments,
+                               tags={"Event": event})
+    assert Record.from_text(record.to_text()) == record
+    assert Record.from_json(record.to_json()) == record
+    windows = record.to_text().replace("\n", "\r\n")
+    assert Record.from_text(windows) == record

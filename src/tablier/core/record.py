@@ -84,6 +84,11 @@ class Decision:
             raise RecordError(f"a move must be text, not {type(self.move).__name__}")
         if self.comment is not None and not isinstance(self.comment, str):
             raise RecordError(f"a comment must be text, not {type(self.comment).__name__}")
+        if self.comment is not None and "\r" in self.comment:
+            # Line ends are stored as "\n" so that comments survive a text file's line ends.
+            object.__setattr__(
+                self, "comment", self.comment.replace("\r\n", "\n").replace("\r", "\n")
+            )
 
 
 @dataclass
