@@ -370,3 +370,13 @@ def test_hint_asks_the_ai_and_moves_lists_the_legal_moves():
     assert result.exit_code == 0
     out = result.output
     assert "best moves" in out and "4 legal moves:\ntake 1, take 2 (+), take 3, pass" in out
+
+
+def test_perft_of_every_registered_game():
+    for name in tablier.games.names():
+        state = tablier.games.get(name).initial_state()
+        result = run(["perft", name, "2"])
+        assert result.exit_code == 0, result.output
+        assert result.stdout.strip() == str(perft(state, 2))
+        result = run(["perft", state.to_text(), "1"])
+        assert result.stdout.strip() == str(len(state.legal_moves()))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from conformance import game_params, make_game
 from toygame import Toy
 
 from tablier.core.errors import TablierError
@@ -71,3 +74,24 @@ def test_bad_depth(depth):
         divide(state, depth)
     with pytest.raises(TablierError, match="at least 1"):
         divide(state, 0)
+
+
+def mid_game(game, seed, plies):
+    rng = random.Random(seed)
+    state = game.initial_state()
+    for _ in range(plies):
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state = state.apply(rng.choice(moves))
+    return state
+
+
+@pytest.mark.parametrize(("cls", "options"), game_params())
+def test_perft_of_every_game_matches_brute_force(cls, options):
+    game = make_game(cls, options)
+    for state in (game.initial_state(), mid_game(game, 1, 12)):
+        assert perft(state, 1) == len(state.legal_moves())
+        assert perft(state, 2) == len(all_paths(state, 2))
+        counts = divide(state, 2)
+        assert sum(counts.values()) == perft(state, 2)
