@@ -149,18 +149,21 @@ class PlaySession:
         state = self.state
         last = self.moves[-1] if self.moves else None
         self.console.print(self.game.render(state, last_move=last))
+        status = Text()
         if last is not None:
             mover = self.game.player_name(self.states[-2].to_move)
             label = _move_label(self.states, len(self.moves) - 1)
-            self.console.print(f"Last move: {label} {mover} {last}", markup=False)
+            status.append(f"Last move: {label} {mover} {last}")
+        if state.outcome is None:
+            who = self.game.player_name(state.to_move)
+            again = len(self.states) > 1 and self.states[-2].to_move == state.to_move
+            if status:
+                status.append("  -  ")
+            status.append(f"{who} to play" + (" again (same turn)" if again else ""), "bold")
+        if status:
+            self.console.print(status)
         if state.outcome is not None:
             self.banner()
-            return
-        who = self.game.player_name(state.to_move)
-        again = len(self.states) > 1 and self.states[-2].to_move == state.to_move
-        self.console.print(
-            Text(f"{who} to play" + (" again (same turn)" if again else ""), style="bold")
-        )
 
     def banner(self) -> None:
         """The end-of-game banner."""
