@@ -1,4 +1,4 @@
-"""Engine issues found while writing the Volo tests (reported to the engine's author).
+"""Regression tests for two engine issues found while writing the Volo tests (now fixed).
 
 1. ``parse_move(state, "pass/c3")`` returns the pass and silently drops the region
    suffix.  A pass divides nothing, so the text names no legal move and must be
@@ -8,8 +8,6 @@
    choose", which is false: the move does divide Blue's birds, but it wins, so no
    region is chosen.  The message should say that the move wins.
 
-Both tests are marked ``xfail(strict=True)`` until the engine is fixed; remove the
-marks then (a fixed engine makes them fail as XPASS).
 """
 
 from __future__ import annotations
@@ -21,9 +19,6 @@ from tablier.core.errors import IllegalMoveError, InvalidMoveError
 from .test_rules import BLUE_ABC, WALLS, build, refused, volo
 
 
-@pytest.mark.xfail(
-    strict=True, reason="engine issue 1: parse_move accepts 'pass/c3' and drops the suffix"
-)
 def test_pass_with_region_suffix_is_refused():
     state = volo(supply=3).initial_state()
     assert [str(m) for m in state.legal_moves()] == ["pass"]
@@ -33,11 +28,6 @@ def test_pass_with_region_suffix_is_refused():
     assert state.to_text() == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine issue 2: '/cell' on a winning move is refused as 'does not divide', "
-    "which is false",
-)
 def test_region_suffix_on_a_winning_move_says_it_wins():
     state = build(WALLS, BLUE_ABC)
     message = refused(state, "d1-d4/h8", match="win")

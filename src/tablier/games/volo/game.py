@@ -146,7 +146,8 @@ class Volo(Game):
         Raises InvalidPositionError when the position cannot arise in a game:
         overlapping birds, a side without birds, supplies that do not add up
         to the total with the birds on the board, a side whose birds lie in
-        two regions, or a pass count other than 0, 1 or 2.
+        two regions (except the loser of a winning flight, which divides
+        without clearing), or a pass count other than 0, 1 or 2.
         """
         if to_move not in (0, 1):
             raise InvalidPositionError("the side to move must be 0 (Orange) or 1 (Blue)")
@@ -168,10 +169,6 @@ class Volo(Game):
                     f"{name} has {mine.bit_count()} birds on the board and {supply} in supply; "
                     f"together they must make {self.total}"
                 )
-            if grid.fill(mine & -mine, self.board.all & ~theirs) & mine != mine:
-                raise InvalidPositionError(
-                    f"{name}'s birds lie in several regions, which no move can leave behind"
-                )
         outcome = None
         if passes == 2:
             outcome = self.double_pass_outcome(1 - to_move)
@@ -183,6 +180,16 @@ class Volo(Game):
             elif grid.fill(boards[to_move] & -boards[to_move], boards[to_move]) == boards[to_move]:
                 outcome = Outcome(
                     to_move, "opponent-flock", f"{PLAYER_NAMES[to_move]}'s birds form one flock"
+                )
+        # Each side's birds lie in one region: any division is cleared at once, except
+        # by a winning flight, which divides without clearing (rules R-9 and R-10 in docs/rules/volo.md).
+        for player, (mine, theirs) in enumerate(((b0, b1), (b1, b0))):
+            if outcome is not None and outcome.reason == "flock" and outcome.winner != player:
+                continue
+            if grid.fill(mine & -mine, self.board.all & ~theirs) & mine != mine:
+                raise InvalidPositionError(
+                    f"{PLAYER_NAMES[player]}'s birds lie in several regions, "
+                    "which no move can leave behind"
                 )
         return VoloState(self, b0, b1, to_move, s0, s1, passes, outcome)
 

@@ -70,6 +70,8 @@ def parse_move(game: Volo, state: VoloState, text: str) -> VoloMove:
     legal = state.legal_moves()
     me = PLAYER_NAMES[state.to_move]
     if m["pass"]:
+        if m["keep"]:
+            raise InvalidMoveError("a pass divides nothing: drop the region choice after 'pass'")
         for mv in legal:
             if not mv[1]:
                 return mv  # type: ignore[return-value]
@@ -95,6 +97,13 @@ def parse_move(game: Volo, state: VoloState, text: str) -> VoloMove:
         raise IllegalMoveError(f"{_plain(src, dst, label)} would split its flock")
     if matches[0][2] < 0:
         if m["keep"]:
+            after = (mine & ~src) | dst
+            fill = game.board.fill
+            if src and fill(after & -after, after) == after:
+                raise IllegalMoveError(
+                    f"{_plain(src, dst, label)} wins at once (all of {me}'s birds form one "
+                    f"flock), so no region is cleared: drop '/{m['keep']}'"
+                )
             raise IllegalMoveError(
                 f"{_plain(src, dst, label)} does not divide {PLAYER_NAMES[1 - state.to_move]}'s "
                 f"birds: there is no region to choose, drop '/{m['keep']}'"
