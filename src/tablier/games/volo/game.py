@@ -156,7 +156,7 @@ class Volo(Game):
         if passes not in (0, 1, 2):
             raise InvalidPositionError("the number of consecutive passes must be 0, 1 or 2")
         grid = self.grid
-        for player, (mine, theirs, supply) in enumerate(((b0, b1, s0), (b1, b0, s1))):
+        for player, (mine, supply) in enumerate(((b0, s0), (b1, s1))):
             name = PLAYER_NAMES[player]
             if mine & ~self.board.all:
                 raise InvalidPositionError(f"{name} has a bird outside the board")
@@ -182,7 +182,7 @@ class Volo(Game):
                     to_move, "opponent-flock", f"{PLAYER_NAMES[to_move]}'s birds form one flock"
                 )
         # Each side's birds lie in one region: any division is cleared at once, except
-        # by a winning flight, which divides without clearing (rules R-9 and R-10 in docs/rules/volo.md).
+        # by a winning flight, which divides without clearing (docs/rules/volo.md, R-9, R-10).
         for player, (mine, theirs) in enumerate(((b0, b1), (b1, b0))):
             if outcome is not None and outcome.reason == "flock" and outcome.winner != player:
                 continue
