@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import time
 from pathlib import Path
 
 import tablier.games
@@ -37,7 +36,9 @@ ITER_LEVELS = {
     "expert": "expert:iterations=1500,seconds=none,solver_nodes=1500",
 }
 
-DEFAULT_PAIRS = "hard-random,hard-greedy,easy-random,medium-easy,hard-medium,expert-hard"
+DEFAULT_PAIRS = (
+    "hard-random,hard-greedy,easy-random,greedy-easy,medium-easy,hard-medium,expert-hard"
+)
 
 
 def main() -> None:
@@ -54,25 +55,28 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     print(f"{game.spec}, {args.games} games per match, budget {args.budget}, seed {args.seed}")
-    print("| A | B | games | A +win =draw -loss | A score | Elo (95% CI) | s/game |")
-    print("|---|---|---|---|---|---|---|")
+    print("| A | B | games | A +win =draw -loss | A score | Elo (95% CI) | s/game | A s/decision |")
+    print("|---|---|---|---|---|---|---|---|")
     for pair in args.pairs.split(","):
         a_name, b_name = pair.split("-")
         a = ITER_LEVELS[a_name] if args.budget == "iter" else a_name
         b = ITER_LEVELS[b_name] if args.budget == "iter" else b_name
         slug = re.sub(r"[^a-z0-9]+", "_", f"{game.spec}-{args.budget}-{a_name}-{b_name}")
         path = out / f"{slug}.jsonl"
-        start = time.perf_counter()
         results = run_match(game, a, b, args.games, jobs=args.jobs, seed=args.seed, out=path)
         s = summarise(results, a_name, b_name)
         per_game = sum(r["seconds"] for r in results) / len(results)
         text = s.describe().split("Elo ")[1]
+        thinks = [r["think_a"] for r in results if "think_a" in r]
+        think = "—"
+        if thinks:
+            mean = sum(t["mean"] for t in thinks) / len(thinks)
+            think = f"mean {mean:.2f}, max {max(t['max'] for t in thinks):.2f}"
         print(
             f"| {a_name} | {b_name} | {s.games} | +{s.wins} ={s.draws} -{s.losses} | "
-            f"{100 * s.score:.1f}% | {text} | {per_game:.1f} |",
+            f"{100 * s.score:.1f}% | {text} | {per_game:.1f} | {think} |",
             flush=True,
         )
-        _ = time.perf_counter() - start
 
 
 if __name__ == "__main__":

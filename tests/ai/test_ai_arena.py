@@ -95,6 +95,7 @@ def test_play_game_alternates_colours_and_shares_openings():
     assert state.outcome is not None and state.outcome.result == g0["result"]
     a_player = 0 if g0["a_first"] else 1
     assert g0["score_a"] == state.outcome.score(a_player)
+    assert 0 <= g0["think_a"]["mean"] <= g0["think_a"]["max"] <= g0["seconds"]
 
 
 def test_real_match_in_processes_and_resume(tmp_path):

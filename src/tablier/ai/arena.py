@@ -13,7 +13,10 @@ One line per game::
 
     {"index": 0, "game": "volo:board=mini,...", "first": "hard", "second": "random",
      "a_first": true, "opening": 2, "moves": ["f6", "b2", ...], "result": "1-0",
-     "winner": 0, "reason": "flock", "score_a": 1.0, "plies": 41, "seconds": 3.2}
+     "winner": 0, "reason": "flock", "score_a": 1.0, "plies": 41, "seconds": 3.2,
+     "think_a": {"mean": 0.9, "max": 1.8}, "think_b": {"mean": 0.0, "max": 0.0}}
+
+(``think_a``/``think_b``: seconds per decision of each player, opening excluded.)
 
 :func:`summarise` turns the lines into wins/draws/losses of ``a``, its score,
 and the Elo difference with a 95% confidence interval (Wilson score interval).
@@ -72,8 +75,11 @@ def play_game(
         move = legal[opening_rng.randrange(len(legal))]
         moves.append(str(move))
         state = state.apply_unchecked(move)
+    think: tuple[list[float], list[float]] = ([], [])  # seconds per decision, by player
     while state.outcome is None and len(moves) < max_plies:
+        t0 = time.perf_counter()
         move = players[state.to_move].choose(state)
+        think[state.to_move].append(time.perf_counter() - t0)
         moves.append(str(move))
         state = state.apply(move)
     outcome = state.outcome
@@ -97,7 +103,16 @@ def play_game(
         "score_a": score_a,
         "plies": len(moves),
         "seconds": round(time.perf_counter() - start, 3),
+        "think_a": _think(think[a_player]),
+        "think_b": _think(think[1 - a_player]),
     }
+
+
+def _think(times: list[float]) -> dict[str, float]:
+    """Mean and longest thinking time per decision, in seconds."""
+    if not times:
+        return {"mean": 0.0, "max": 0.0}
+    return {"mean": round(sum(times) / len(times), 4), "max": round(max(times), 4)}
 
 
 def _play_from_spec(args: tuple) -> dict[str, Any]:
