@@ -72,6 +72,9 @@ def check_notation(game: Game, state: State, moves: list[Move]) -> None:
         parsed = game.parse_move(state, text)
         assert parsed == move, f"{text!r} parses back as {parsed!r}, not {move!r}"
         assert hash(parsed) == hash(move)
+        shown = game.move_text(state, move)  # the form records and clients show
+        assert not any(c in shown for c in RESERVED), f"{shown!r} uses a record separator"
+        assert game.parse_move(state, shown) == move, f"{shown!r} does not parse back"
 
 
 def check_position(game: Game, state: State) -> None:
@@ -178,7 +181,11 @@ def check_record(game: Game, start: State, moves: list[Move], final: State) -> N
         comments[0] = "first } move \\ {"
         comments[-1] = "last"
     record = Record.from_moves(start, moves, comments=comments, tags={"Event": 'conformance "run"'})
-    assert [d.move for d in record.moves] == [str(m) for m in moves]
+    texts, state = [], start
+    for m in moves:
+        texts.append(game.move_text(state, m))
+        state = state.apply_unchecked(m)
+    assert [d.move for d in record.moves] == texts
     text = record.to_text()
     assert Record.from_text(text) == record
     assert Record.from_json(record.to_json()) == record

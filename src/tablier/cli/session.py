@@ -153,7 +153,8 @@ class PlaySession:
         if last is not None:
             mover = self.game.player_name(self.states[-2].to_move)
             label = _move_label(self.states, len(self.moves) - 1)
-            status.append(f"Last move: {label} {mover} {last}")
+            text = self.game.move_text(self.states[-2], last)
+            status.append(f"Last move: {label} {mover} {text}")
         if state.outcome is None:
             who = self.game.player_name(state.to_move)
             again = len(self.states) > 1 and self.states[-2].to_move == state.to_move
@@ -374,7 +375,8 @@ class ReplaySession:
         self.console.print(Text(f"Position {i}/{len(self.moves)}", style="bold"))
         if last is not None:
             mover = self.game.player_name(self.states[i - 1].to_move)
-            line = f"{_move_label(self.states, i - 1)} {mover} {last}"
+            text = self.game.move_text(self.states[i - 1], last)
+            line = f"{_move_label(self.states, i - 1)} {mover} {text}"
             comment = self.record.moves[i - 1].comment
             if comment:
                 line += f"  {{{comment}}}"

@@ -249,6 +249,16 @@ class Game(ABC):
     def render(self, state: State, *, last_move: Move | None = None) -> RenderableType:
         """A rich renderable of the board with coordinates, for terminal clients."""
 
+    def move_text(self, state: State, move: Move) -> str:
+        """The notation of ``move`` played in ``state``, as records and clients show it.
+
+        By default ``str(move)``; a game whose notation annotates a move with
+        what it does in the position (XoBo writes ``e5 (v)`` when the move
+        announces voyna) overrides this, like python-chess's ``board.san(move)``.
+        ``parse_move`` must read the result back to ``move``.
+        """
+        return str(move)
+
     @classmethod
     def example_options(cls) -> list[dict[str, Any]]:
         """Option sets that test suites exercise (every meaningful combination)."""

@@ -28,7 +28,8 @@ Loading (:meth:`Record.from_text`, :meth:`Record.from_json`,
 raises :class:`~tablier.core.errors.RecordError` for the first one that
 cannot be read or is illegal (with its 1-based ``ply``), and for any other
 problem with the file.  Loaded records hold each move in its canonical
-notation (``str(move)``), so ``Record.from_text(r.to_text()) == r``.
+notation (``game.move_text(state, move)``, by default ``str(move)``), so
+``Record.from_text(r.to_text()) == r``.
 A result that disagrees with a finished game is an error; a missing result
 (or ``*``) on a finished game is filled in from the replay, and a decided
 result on an unfinished game (resignation, adjudication) is kept.
@@ -159,11 +160,12 @@ class Record:
             try:
                 if isinstance(move, str):
                     move = game.parse_move(state, move)
+                text = game.move_text(state, move)
                 state = state.apply(move)
             except TablierError as exc:
                 raise RecordError(f"decision {i + 1}: {move}: {exc}", ply=i + 1) from None
             comment = comment_list[i] if i < len(comment_list) else None
-            decisions.append(Decision(str(move), comment))
+            decisions.append(Decision(text, comment))
         return cls._finish(game, decisions, tags, position, state, result, reason)
 
     @classmethod
@@ -291,7 +293,8 @@ class Record:
             reason, result = final.outcome.reason, final.outcome.result
         position = None if self.position is None else states[0].to_text()
         decisions = tuple(
-            Decision(str(m), d.comment) for m, d in zip(moves, self.moves, strict=True)
+            Decision(self.game.move_text(before, m), d.comment)
+            for before, m, d in zip(states, moves, self.moves, strict=False)
         )
         return Record(self.game, decisions, self.tags, position, result, reason)
 

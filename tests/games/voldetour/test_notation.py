@@ -158,7 +158,7 @@ def test_render_shows_heights_towers_lords_and_reserves():
     assert "3#" in plain  # a tower
     assert "0W" in plain  # White's Lord on the board
     assert "Black reserve: blocks B111 B112 B122 B123; stairs 4" in plain
-    assert "White to play" in plain
+    assert "Turn 4 of White" in plain
     console = Console(width=80, record=True)
     console.print(text)
     assert "Black reserve" in console.export_text()

@@ -238,7 +238,10 @@ def test_render_shows_coordinates_heights_reserves_and_voyna():
     move = threatened.game.parse_move(threatened, "e5")
     after = threatened.apply(move)
     text = rendered(after, last_move=move)
-    assert "VOYNA" in text and "last move: e5" in text and "North-South to move" in text
+    assert "VOYNA" in text and "East-West threatens to win" in text
+    styled = after.game.render(after, last_move=move)
+    e5 = [span for span in styled.spans if "reverse" in str(span.style)]
+    assert len(e5) == 1 and styled.plain[e5[0].start : e5[0].end].strip() == "o"
 
 
 def test_render_shows_the_outcome():
@@ -267,7 +270,9 @@ def test_seed_lines_in_a_game_record():
     record = Record.from_text(text)
     final = record.final_state()
     assert final.height("c4") == 3 and final.height("c6") == 1 and final.height("d7") == 1
-    assert [d.move for d in record.moves] == ["e5", "a4->c4", "c6", "d7"]
+    # Records write each move as the seed does, voyna included (Game.move_text).
+    assert [d.move for d in record.moves] == ["e5 (v)", "a4->c4", "c6", "d7"]
+    assert "1... e5 (v)\n2. a4->c4 ; c6\n" in record.to_text()
     again = Record.from_text(record.to_text())
     assert again == record and again.final_state() == final
 

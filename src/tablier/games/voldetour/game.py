@@ -756,7 +756,7 @@ class Voldetour(Game):
                 used.append("block")
             if state.done & STAIR:
                 used.append("stair")
-            line = f"Turn {state.turn}: {PLAYER_NAMES[p]} to play"
+            line = f"Turn {state.turn} of {PLAYER_NAMES[p]}"
             if used:
                 line += f" (done: {', '.join(used)})"
             if state.hand is not None:

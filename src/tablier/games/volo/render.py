@@ -91,12 +91,9 @@ def render(game: Volo, state: VoloState, last_move: VoloMove | None = None) -> T
             f": {on_board} in the sky in {flocks} flock{'s' if flocks != 1 else ''}, "
             f"{state.supply(p)} in supply\n"
         )
-    if state.outcome is None:
-        out.append(f"{PLAYER_NAMES[state.to_move]} to move", STYLES[state.to_move])
-        if state.passes:
-            out.append(f" ({state.passes} pass{'es' if state.passes > 1 else ''} in a row)")
-    else:
-        out.append(state.outcome.message, "bold")
-    if last_move is not None:
-        out.append(f"   last move: {last_move}", "dim")
+    if state.outcome is None and state.passes:
+        out.append(f"{state.passes} pass{'es' if state.passes > 1 else ''} in a row\n")
+    elif state.outcome is not None:
+        out.append(state.outcome.message + "\n", "bold")
+    out.rstrip()
     return out

@@ -67,12 +67,10 @@ def render(game: XoBo, state: XoBoState, last_move: XoBoMove | None = None) -> T
     out.append(f"{PLAYER_NAMES[1]}: {res[1]}", STYLES[1])
     out.append("\n")
     if state.outcome is None:
-        out.append(f"{PLAYER_NAMES[state.to_move]} to move", STYLES[state.to_move])
         if state.voyna:
-            out.append("  VOYNA! ", "bold white on red")
+            out.append("VOYNA! ", "bold white on red")
             out.append(f"({PLAYER_NAMES[1 - state.to_move]} threatens to win; stacking allowed)")
     else:
         out.append(state.outcome.message, "bold")
-    if last_move is not None:
-        out.append(f"   last move: {last_move}", "dim")
+    out.rstrip()
     return out
