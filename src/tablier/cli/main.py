@@ -91,13 +91,8 @@ def parse_game_args(args: tuple[str, ...] | list[str], *, need_game: bool = True
 
 def _start_state(text: str) -> State:
     """A position string, or a game spec alone meaning its initial position."""
-    text = text.strip()
     try:
-        if not text:
-            raise TablierError("empty position")
-        if len(text.split()) == 1:
-            return registry.from_spec(text).initial_state()
-        return registry.parse_position(text)
+        return registry.start_state(text)
     except TablierError as exc:
         raise click.UsageError(f"bad position: {exc}") from None
 

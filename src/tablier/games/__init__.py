@@ -20,7 +20,15 @@ from ..core.errors import InvalidPositionError, TablierError, UnknownGameError
 from ..core.game import Game, State
 from ..core.position import parse_spec, split_position
 
-__all__ = ["from_spec", "game_class", "get", "names", "parse_position", "register"]
+__all__ = [
+    "from_spec",
+    "game_class",
+    "get",
+    "names",
+    "parse_position",
+    "register",
+    "start_state",
+]
 
 # name -> "module:Class"; each game package adds its own line.
 _BUILTIN: dict[str, str] = {
@@ -73,6 +81,16 @@ def from_spec(spec: str) -> Game:
     except InvalidPositionError as exc:
         raise TablierError(str(exc)) from None
     return get(name, **options)
+
+
+def start_state(text: str) -> State:
+    """A full position string, or a game spec alone (``volo:board=mini``) for its start."""
+    text = text.strip()
+    if not text:
+        raise InvalidPositionError("empty position")
+    if len(text.split()) == 1:
+        return from_spec(text).initial_state()
+    return parse_position(text)
 
 
 def parse_position(text: str) -> State:
