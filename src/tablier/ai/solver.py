@@ -114,7 +114,7 @@ class Solver:
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise SearchLimitReached
         deadline = self._deadline
-        if deadline is not None and self.nodes & 255 == 0 and time.perf_counter() > deadline:
+        if deadline is not None and time.perf_counter() > deadline:
             raise SearchLimitReached
 
     def wins(self, state: State, attacker: int, depth: int) -> bool:
