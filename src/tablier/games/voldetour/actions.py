@@ -67,7 +67,7 @@ def _layout(game: Voldetour) -> tuple[int, int, int, int, int]:
 
 def num_actions(game: Voldetour) -> int:
     """Size of the action space of every step (see the module docstring)."""
-    n, h, o, k, x = _layout(game)
+    *_, k, x = _layout(game)
     return x + k + 8
 
 

@@ -93,7 +93,7 @@ def encode(state: VoloState, move: VoloMove) -> tuple[int, ...]:
     high = dense[src.bit_length() - 1]
     to = dense[(dst & -dst).bit_length() - 1]
     steps = (n + low, high, to)
-    return steps + (dense[keep],) if keep >= 0 else steps
+    return (*steps, dense[keep]) if keep >= 0 else steps
 
 
 def decode(state: VoloState, steps: Sequence[int]) -> VoloMove:
@@ -115,9 +115,7 @@ def plane_names(game: Volo) -> tuple[str, ...]:
     return _PLANES
 
 
-def observation_planes(
-    state: VoloState, player: int, pending: Sequence[int] = ()
-) -> np.ndarray:
+def observation_planes(state: VoloState, player: int, pending: Sequence[int] = ()) -> np.ndarray:
     """The position from ``player``'s side as float32 planes of :func:`observation_shape`.
 
     Plane ``[row, col]`` is cell ``(q=col, r=row)`` (row 0 is the row of ``a1``).

@@ -97,9 +97,7 @@ def plane_names(game: XoBo) -> tuple[str, ...]:
     return _PLANES
 
 
-def observation_planes(
-    state: XoBoState, player: int, pending: Sequence[int] = ()
-) -> np.ndarray:
+def observation_planes(state: XoBoState, player: int, pending: Sequence[int] = ()) -> np.ndarray:
     """The position from ``player``'s side as float32 planes (``[row, col, plane]``).
 
     XoBo moves are single steps, so ``pending`` is always empty.
