@@ -81,6 +81,13 @@ class Stepper:
         self._cache_state: State | None = None
         self._cache: list[tuple[tuple[int, ...], Move]] = []
 
+    def __reduce__(self) -> tuple:
+        return (Stepper, (self.game,))
+
+    def __deepcopy__(self, memo: dict) -> Stepper:
+        # Shared by copies of the environments and states that use it (OpenSpiel clones).
+        return self
+
     def encodings(self, state: State) -> list[tuple[tuple[int, ...], Move]]:
         """``(steps, move)`` for every legal move of ``state`` (the last state is cached)."""
         if self._cache_state is not state:
