@@ -120,3 +120,18 @@ def test_mcts_bot_plays(name, params, limit) -> None:
         assert state.is_terminal() and sum(state.returns()) == 0.0
     else:
         assert played == limit
+
+
+def test_parameters_for_and_load() -> None:
+    from tablier.adapters.openspiel import load, parameters_for
+
+    tablier = get("voldetour", pieces="mini", repetition=True, max_turns=30)
+    assert parameters_for(tablier) == {"pieces": "mini", "repetition": True, "max_turns": 30}
+    assert parameters_for(get("volo")) == {
+        "board": "standard",
+        "edition": "current",
+        "setup": "nests",
+        "supply": 60,
+    }
+    game = load(tablier)
+    assert game.new_initial_state().tablier_state.game == tablier

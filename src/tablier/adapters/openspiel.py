@@ -31,7 +31,15 @@ from ..core.game import Game, Option
 from ..games import game_class, get, names
 from .stepper import Stepper
 
-__all__ = ["TablierGame", "TablierState", "game_parameters", "register_all", "short_name"]
+__all__ = [
+    "TablierGame",
+    "TablierState",
+    "game_parameters",
+    "load",
+    "parameters_for",
+    "register_all",
+    "short_name",
+]
 
 #: Upper bound declared to OpenSpiel on the number of actions of one game.
 MAX_GAME_LENGTH = 10_000
@@ -51,6 +59,22 @@ def _parameter_default(option: Option) -> Any:
 def game_parameters(name: str) -> dict[str, Any]:
     """The OpenSpiel parameter specification of the Tablier game ``name``."""
     return {o.name: _parameter_default(o) for o in game_class(name).OPTIONS}
+
+
+def parameters_for(game: Game) -> dict[str, Any]:
+    """The OpenSpiel parameters of a Tablier game with its options (for ``load_game``)."""
+    out = {}
+    for o in type(game).OPTIONS:
+        value = game.options[o.name]
+        if value is None:
+            value = _parameter_default(o)
+        out[o.name] = value
+    return out
+
+
+def load(game: Game) -> TablierGame:
+    """The OpenSpiel game of a Tablier game with its options."""
+    return pyspiel.load_game(short_name(game.name), parameters_for(game))
 
 
 def _tablier_game(name: str, params: dict[str, Any]) -> Game:
