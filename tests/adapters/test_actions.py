@@ -249,3 +249,21 @@ def test_actions_for_needs_a_module() -> None:
             actions_for(get("lonely"))
     finally:
         unregister("lonely")
+
+
+@pytest.mark.parametrize(("name", "opts"), CASES)
+def test_observation_planes_with_every_pending_prefix(name, opts) -> None:
+    # Every proper prefix of every legal move's steps gives planes within [-1, 1].
+    game = get(name, **opts)
+    codec = actions_for(game)
+    for state in random_states(game, seed=9, games=1, limit=30)[::3]:
+        prefixes = {
+            steps[:i]
+            for steps in (codec.encode(state, m) for m in state.legal_moves())
+            for i in range(1, len(steps))
+        }
+        for pending in sorted(prefixes)[:200]:
+            obs = codec.observation_planes(state, state.to_move, pending)
+            assert np.all(obs >= -1.0) and np.all(obs <= 1.0), pending
+            if name != "xobo":
+                assert not np.array_equal(obs, codec.observation_planes(state, state.to_move, ()))

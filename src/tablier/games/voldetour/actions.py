@@ -135,7 +135,7 @@ def _plane_list(game: Voldetour) -> tuple[str, ...]:
         "1 when it is my decision (constant)",
         "1 when I am the first player, Black (constant)",
         "pending decision: squares named so far, (i + 1) / count",
-        "pending decision: its first id minus X, / 8 (constant; 0 when none)",
+        "pending decision: its kind, (first id - X - K + 1) / 8 (constant; 0 when none)",
         "pending decision: level named, (z + 1) / H (constant)",
         "pending decision: orientation named, (oid + 1) / O (constant)",
     ]
@@ -210,7 +210,7 @@ def observation_planes(state: VState, player: int, pending: Sequence[int] = ()) 
         squares = [s for s in pending if s < n]
         for i, s in enumerate(squares):
             out[s // ps.width, s % ps.width, c + 10] = (i + 1) / len(squares)
-        out[:, :, c + 11] = (pending[0] - x) / 8
+        out[:, :, c + 11] = (pending[0] - x - k + 1) / 8
         for s in pending:
             if n <= s < n + h:
                 out[:, :, c + 12] = (s - n + 1) / h
