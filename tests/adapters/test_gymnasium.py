@@ -101,3 +101,18 @@ def test_truncation() -> None:
     env = SingleAgentEnv("volo", board="mini", max_steps=3)
     _, _, steps = _episode(env, 0)
     assert steps == 3 and not env.state.is_terminal
+
+
+def test_gymnasium_make() -> None:
+    import gymnasium
+
+    from tablier.adapters.gymnasium import register_envs
+    from tablier.games import names
+
+    assert register_envs() == [f"tablier/{n}-v0" for n in names()]
+    env = gymnasium.make("tablier/volo-v0", opponent="greedy", board="mini", render_mode="ansi")
+    check_env(env.unwrapped)
+    obs, _ = env.reset(seed=1)
+    assert obs["observation"].shape == (11, 11, 10)
+    assert "Orange" in env.render()
+    env.close()

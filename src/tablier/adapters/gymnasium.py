@@ -13,6 +13,8 @@ once, inside :meth:`SingleAgentEnv.step`.  Actions, observations and action
 masks are those of the PettingZoo environment (the game's ``actions``
 module); a move split into several steps takes several calls of ``step``.
 The reward is +1 for a win, -1 for a loss, 0 for a draw, given at the end.
+Importing this module also registers ``tablier/<name>-v0`` for every game, so
+``gymnasium.make("tablier/volo-v0", board="mini")`` works too.
 
 An action outside the mask ends the episode as a loss (reward -1,
 ``info["illegal_action"]`` set) with ``illegal_action="lose"`` (the default,
@@ -31,10 +33,10 @@ from gymnasium import spaces
 from ..ai import make_player
 from ..core.errors import IllegalMoveError, InvalidMoveError, TablierError
 from ..core.game import Move
-from ..games import get
+from ..games import get, names
 from .stepper import Stepper, ansi_text, rgb_picture
 
-__all__ = ["SingleAgentEnv"]
+__all__ = ["SingleAgentEnv", "env_id", "register_envs"]
 
 
 class SingleAgentEnv(gym.Env):
@@ -172,3 +174,30 @@ class SingleAgentEnv(gym.Env):
         if self.render_mode == "ansi":
             return ansi_text(self.game, self.state, self.last_move)
         return rgb_picture(self.game, self.state)
+
+
+def env_id(game_name: str) -> str:
+    """The Gymnasium id of a game's environment: ``tablier/<name>-v0``."""
+    return f"tablier/{game_name}-v0"
+
+
+def register_envs() -> list[str]:
+    """Register ``tablier/<name>-v0`` with Gymnasium for every game (done on import).
+
+    ``gymnasium.make("tablier/volo-v0", opponent="greedy", board="mini")`` then
+    builds a :class:`SingleAgentEnv`; keyword arguments go to its constructor.
+    """
+    ids = []
+    for name in names():
+        ident = env_id(name)
+        ids.append(ident)
+        if ident not in gym.registry:
+            gym.register(
+                id=ident,
+                entry_point=f"{__name__}:SingleAgentEnv",
+                kwargs={"game_name": name},
+            )
+    return ids
+
+
+register_envs()
