@@ -134,6 +134,10 @@ def test_match_errors(tmp_path):
                                  "second": "random", "score_a": 1.0}) + "\n")
     with pytest.raises(TablierError, match="results of"):
         run_match(game, "random", "random", 2, out=other)
+    with pytest.raises(TablierError, match="cannot write"):
+        run_match(game, "random", "random", 1, out=tmp_path / "missing" / "r.jsonl")
+    with pytest.raises(TablierError, match="cannot read"):
+        read_results(tmp_path)  # a directory
     bad = tmp_path / "bad.jsonl"
     bad.write_text("[1, 2]\n")
     with pytest.raises(TablierError, match="not an arena result"):

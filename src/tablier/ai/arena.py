@@ -125,8 +125,12 @@ def read_results(path: str | os.PathLike) -> list[dict[str, Any]]:
     p = Path(path)
     if not p.exists():
         return []
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TablierError(f"cannot read the results file {p}: {exc}") from None
     out = []
-    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -170,7 +174,10 @@ def run_match(
                 raise TablierError(f"{out} holds results of another pairing")
             done[item["index"]] = item
     todo = [i for i in range(games) if i not in done]
-    handle = open(out, "a", encoding="utf-8") if out is not None else None  # noqa: SIM115
+    try:
+        handle = open(out, "a", encoding="utf-8") if out is not None else None  # noqa: SIM115
+    except OSError as exc:
+        raise TablierError(f"cannot write the results to {out}: {exc.strerror}") from None
 
     def record(item: dict[str, Any]) -> None:
         done[item["index"]] = item
