@@ -1,0 +1,68 @@
+"""Voldétour's AI knowledge: distances, the leave-the-tower prior, evaluation sanity."""
+
+from __future__ import annotations
+
+import random
+
+from tablier.ai.knowledge import knowledge_for
+from tablier.games import get
+from tablier.games.voldetour import ai as vold_ai
+
+
+def _label_distance(a: str, b: str) -> int:
+    """Reference: Manhattan distance read from the square names (``b2``, ``i9``...)."""
+    return abs(ord(a[0]) - ord(b[0])) + abs(int(a[1:]) - int(b[1:]))
+
+
+def _positions(count, seed):
+    game = get("voldetour")
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = game.initial_state()
+        for _ in range(rng.randrange(0, 40)):
+            if state.outcome is not None:
+                break
+            moves = state.legal_moves()
+            state = state.apply_unchecked(moves[rng.randrange(len(moves))])
+        if state.outcome is None:
+            out.append(state)
+    return out
+
+
+def test_lord_distance_matches_square_names():
+    game = get("voldetour")
+    grid = game.pieceset.grid
+    towers = [grid.label(t) for t in game.pieceset.towers]
+    assert towers == ["b2", "i9"]
+    for state in _positions(15, seed=1):
+        for p in (0, 1):
+            lord = grid.label(state.lords[p])
+            assert vold_ai.lord_distance(state, p) == _label_distance(lord, towers[1 - p])
+
+
+def test_prior_prefers_a_block_level_with_the_lord_next_to_it():
+    game = get("voldetour")
+    state = game.initial_state()
+    state = state.apply(game.parse_move(state, "B123"))
+    moves = state.legal_moves()
+    prior = dict(zip(map(str, moves), vold_ai.move_prior(state, moves), strict=True))
+    # 3 levels high next to Black's tower on b2: the Lord can step onto it.
+    assert prior["B123@c2:2x1x3"] == 1.5
+    assert prior["B123@e5:2x1x3"] == 0.5
+    assert max(prior.values()) == 1.5
+
+
+def test_evaluation_symmetric_start_and_penalises_staying():
+    game = get("voldetour")
+    start = game.initial_state()
+    assert vold_ai.evaluate(start) == 0.0
+    for state in _positions(20, seed=2):
+        v = vold_ai.evaluate(state)
+        assert -1 < v < 1
+    towers = game.pieceset.towers
+    assert vold_ai._stuck(start, 0) > 0 and vold_ai._stuck(start, 1) > 0
+    left = [s for s in _positions(60, seed=3) if s.lords[0] != towers[0]]
+    assert left and all(vold_ai._stuck(s, 0) == 0.0 for s in left)
+    assert knowledge_for(game).evaluate is vold_ai.evaluate
+    assert knowledge_for(game).playout_depth == vold_ai.PLAYOUT_DEPTH
