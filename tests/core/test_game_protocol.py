@@ -57,3 +57,21 @@ def test_volo_option_values_are_checked():
     assert tablier.games.get("volo", edition=2010).options["edition"] == "2010"
     assert tablier.games.get("volo", supply="40").options["supply"] == 40
     assert tablier.games.get("volo", board="mini").options["supply"] == 50
+
+
+def test_default_views_are_json_and_name_the_move():
+    import json
+
+    import tablier.games as games
+
+    for name in games.names():
+        game = games.get(name)
+        state = game.initial_state()
+        view = game.state_view(state)
+        assert json.loads(json.dumps(view)) == view
+        assert view["game"] == name and view["to_move"] == state.to_move
+        assert game.parse_position(view["position"]) == state
+        move = state.legal_moves()[0]
+        mv = game.move_view(state, move)
+        assert json.loads(json.dumps(mv)) == mv
+        assert game.parse_move(state, mv["notation"]) == move

@@ -259,6 +259,45 @@ class Game(ABC):
         """
         return str(move)
 
+    # -- views for clients (the web application) ----------------------------
+
+    def state_view(self, state: State) -> dict[str, Any]:
+        """A JSON-ready description of ``state`` for graphical clients.
+
+        The web server sends it to the browser unchanged and never looks inside,
+        so that it serves every game the same way; each game's browser module
+        draws the board from it.  The keys every game gives are ``game``
+        (:attr:`name`), ``spec``, ``position`` (the position string),
+        ``to_move`` (0 or 1, or ``None`` once the game is over) and ``outcome``
+        (``None``, or ``{"winner", "reason", "message", "result"}``).  Games
+        add their board under further keys (see ``docs/web.md``).
+        """
+        outcome = state.outcome
+        return {
+            "game": self.name,
+            "spec": self.spec,
+            "position": state.to_text(),
+            "to_move": None if outcome is not None else state.to_move,
+            "players": list(self.player_names),
+            "outcome": None
+            if outcome is None
+            else {
+                "winner": outcome.winner,
+                "reason": outcome.reason,
+                "message": outcome.message,
+                "result": outcome.result,
+            },
+        }
+
+    def move_view(self, state: State, move: Move) -> dict[str, Any]:
+        """A JSON-ready description of the legal ``move`` in ``state`` for click input.
+
+        Always holds ``notation`` (:meth:`move_text`, which :meth:`parse_move`
+        reads back); games add the cells, pieces and choices that a click
+        interface needs (see ``docs/web.md``).
+        """
+        return {"notation": self.move_text(state, move)}
+
     @classmethod
     def example_options(cls) -> list[dict[str, Any]]:
         """Option sets that test suites exercise (every meaningful combination)."""
