@@ -52,13 +52,8 @@ HINT_SECONDS = 1.0
 
 def _read_state(text: str) -> State:
     """A position string, or a game name/spec alone meaning its initial position."""
-    text = text.strip()
     try:
-        if not text:
-            raise TablierError("empty position")
-        if len(text.split()) == 1:
-            return registry.from_spec(text).initial_state()
-        return registry.parse_position(text)
+        return registry.start_state(text)
     except TablierError as exc:
         raise click.UsageError(f"bad position: {exc}") from None
 
