@@ -360,6 +360,20 @@ def test_ai_plays_first():
     assert Toy().parse_position(positions_printed(result.output)[0]).to_move == 1
 
 
+def test_side_second_lets_the_ai_open():
+    args = ["play", "toy", "--ai", "random", "--side", "second", "--seed", "1"]
+    result = run(args, "position\n")
+    assert result.output.index("Red (AI) plays") < result.output.index("Green> ")
+    args = ["play", "toy", "--ai", "random", "--side", "first", "--seed", "1"]
+    result = run(args, "position\n")
+    assert "(AI) plays" not in result.output.split("Red> ")[0]
+
+
+def test_side_needs_ai():
+    result = run(["play", "toy", "--side", "second"], "")
+    assert result.exit_code == 2 and "--ai" in result.output
+
+
 def test_bad_ai_level():
     result = run(["play", "toy", "--ai", "grandmaster"], "")
     assert result.exit_code == 2 and "--ai" in result.output

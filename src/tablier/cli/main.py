@@ -147,6 +147,12 @@ def games_command() -> None:
     show_default=True,
     help="Which side the AI plays (with --ai).",
 )
+@click.option(
+    "--side",
+    type=click.Choice(["first", "second"]),
+    default=None,
+    help="Your side against the AI (with --ai): --side second lets the AI open.",
+)
 @click.option("--seed", type=int, default=None, help="Random seed of the AI (with --ai).")
 def play_command(
     args: tuple[str, ...],
@@ -154,6 +160,7 @@ def play_command(
     load: str | None,
     ai_level: str | None,
     ai_plays: str,
+    side: str | None,
     seed: int | None,
 ) -> None:
     """Hot-seat play: tablier play GAME [--OPTION VALUE ...].
@@ -164,6 +171,8 @@ def play_command(
     """
     if position is not None and load is not None:
         raise click.UsageError("give either --position or --load, not both")
+    if side is not None and ai_level is None:
+        raise click.UsageError("--side chooses your side against the AI: give --ai LEVEL too")
     game = parse_game_args(args, need_game=position is None and load is None)
     console = _console()
     tags: dict[str, str] = {}
@@ -203,6 +212,8 @@ def play_command(
         def ai_choose(state: State):
             return _ai.choose_player_move(player, state, console)
 
+        if side is not None:
+            ai_plays = "second" if side == "first" else "first"
         ai_players = frozenset({"first": {0}, "second": {1}, "both": {0, 1}}[ai_plays])
     session = PlaySession(
         console, LineReader(console), game, start, moves, tags,
