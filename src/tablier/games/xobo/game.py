@@ -91,6 +91,18 @@ class XoBo(Game):
 
         return parse_position_body(self, body)
 
+    def state_view(self, state: XoBoState) -> dict[str, Any]:  # type: ignore[override]
+        """The core view plus the board, reserves and voyna (see ``games/xobo/view.py``)."""
+        from .view import state_view
+
+        return state_view(self, state, super().state_view(state))
+
+    def move_view(self, state: XoBoState, move: XoBoMove) -> dict[str, Any]:  # type: ignore[override]
+        """Notation, kind, cells, run or direction of ``move`` (see ``games/xobo/view.py``)."""
+        from .view import move_view
+
+        return move_view(self, state, move, self.move_text(state, move))
+
     def render(self, state: XoBoState, *, last_move: Move | None = None):  # type: ignore[override]
         """The board as a rich Text: coordinates, heights, reserves, voyna, last move."""
         from .render import render
