@@ -217,6 +217,20 @@ class Volo(Game):
 
         return parse_position_body(self, body)
 
+    # -- views for graphical clients ------------------------------------------------------
+
+    def state_view(self, state: VoloState) -> dict[str, Any]:  # type: ignore[override]
+        """The core view plus the sky, birds, supplies and flocks (see ``view.py``)."""
+        from .view import state_view
+
+        return state_view(self, state, super().state_view(state))
+
+    def move_view(self, state: VoloState, move: VoloMove) -> dict[str, Any]:  # type: ignore[override]
+        """The notation plus kind, flying line, landing cells and region kept (see ``view.py``)."""
+        from .view import move_view
+
+        return move_view(self, state, move, self.move_text(state, move))
+
     def render(self, state: VoloState, *, last_move: Move | None = None):  # type: ignore[override]
         """The board as a rich Text, with coordinates, supplies and the last move marked."""
         from .render import render
