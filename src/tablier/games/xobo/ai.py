@@ -1,27 +1,59 @@
 """XoBo's knowledge for the AI (see ``docs/ai.md`` for the interface).
 
-The evaluation is a connection distance in the style of Hex evaluators: for
-each player, the fewest cubes that must still be placed to join that
-player's two edges by a chain of single cubes (8-neighbourhood), where a
-cell holding one cube costs nothing, an empty cell costs one cube and a
-stack cannot be crossed.  It is worked out on bitboards by growing the
-reached set one cube at a time (a dilation into empty cells, then a flood
-fill through single cubes), so it costs a few dozen shifts.
+**Connection distance** in the style of Hex evaluators: for each player,
+the fewest cubes that must still be placed to join that player's two edges
+by a chain of single cubes (8-neighbourhood), where a cell holding one cube
+costs nothing, an empty cell costs one cube and a stack cannot be crossed.
+It is worked out on bitboards by growing the reached set one cube at a time
+(a dilation into empty cells, then a flood fill through single cubes), so it
+costs a few dozen shifts.  Keeping the layers of that growth from both edges
+gives the **shortest-path cells**: the empty cells where one more cube
+shortens the player's distance by one (:func:`path_cells`).  The cubes are
+shared, so a placement on the opponent's shortest paths helps the opponent
+as much as a placement on one's own helps oneself.
 
-The side to move is a tempo ahead, which the evaluation counts as half a
-cube.  The cubes are shared, so every cube helps whoever it connects (and
-the blocus rule punishes joining the opponent's edges): the search, not the
-evaluation, has to sort that out.
+**Threats** (*voyna*): a player with a cell that connects their edges (and
+not the opponent's) and a cube to place wins at once if it is their turn;
+the opponent, under voyna, must break every such cell by stacking or
+distributing (a placement cannot block: it would join the attacker's edges
+and lose by the blocus rule).
+
+* :func:`evaluate`: a side to move that can win at once scores near 1;
+  otherwise ``tanh(0.45·(d_opp − d_own + ½) + material − danger)``, where
+  the side to move is half a cube ahead (tempo), ``material`` counts the
+  personal reserves once the common reserve runs low (a player without cubes
+  cannot build, and loses when they cannot move) and ``danger`` is a penalty
+  while under voyna.
+* :func:`move_prior`: the one-ply change of the distances for placements
+  (read from :func:`path_cells`, no move applied), and for stackings and
+  distributions the effect of the move on the threats and distances: under
+  voyna the moves that break every threat come first, a move that makes a
+  threat of one's own (without leaving one to the opponent) next, captures
+  count as material.
+* :func:`playout_policy`: playouts take a win in one, answer a voyna with a
+  move that breaks it when one exists, and otherwise follow the prior.
 """
 
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Sequence
 
+from ...core.game import Move
 from .board import BOARD, EDGES, dilate, fill
-from .rules import XoBoState
+from .rules import PLACE, XoBoState
 
-__all__ = ["PLAYOUT_DEPTH", "connection_distance", "evaluate"]
+__all__ = [
+    "PLAYOUT_DEPTH",
+    "connection_distance",
+    "distance_layers",
+    "evaluate",
+    "move_prior",
+    "path_cells",
+    "playout_policy",
+    "winning_cells",
+]
 
 #: Plies of a cut-off playout before :func:`evaluate` scores it.
 PLAYOUT_DEPTH = 4
@@ -31,26 +63,176 @@ BLOCKED = 40
 
 _SCALE = 0.45
 _TEMPO = 0.5
+_WIN_NOW = 0.95  # the side to move connects with its next cube
+_MATERIAL = 0.06  # per cube of personal-reserve difference once the common reserve is low
+_DANGER = 0.35  # under voyna (the opponent threatens to connect)
+
+
+def distance_layers(ones: int, stacks: int, player: int, start: int) -> list[int]:
+    """The cells reached from edge ``start`` (0 or 1 of ``player``'s edges) at cost 0, 1, ...
+
+    ``layers[k]`` holds every cell whose cheapest chain from that edge
+    (counting the empty cells on it, the cell itself included) costs at most
+    ``k``; the growth stops once the other edge is reached or nothing grows.
+    """
+    edges = EDGES[player]
+    a, b = edges[start], edges[1 - start]
+    empty = BOARD & ~(ones | stacks)
+    reached = fill(ones & a, ones)
+    layers = [reached]
+    while not reached & b:
+        grown = reached | ((dilate(reached) | a) & empty)
+        if grown == reached:
+            break
+        reached = fill(grown, grown | ones)
+        layers.append(reached)
+    return layers
 
 
 def connection_distance(ones: int, stacks: int, player: int) -> int:
     """Cubes still needed to join ``player``'s edges (``BLOCKED`` when impossible)."""
-    a, b = EDGES[player]
-    empty = BOARD & ~(ones | stacks)
-    reached = fill(ones & a, ones)
-    cost = 0
-    while not reached & b:
-        grown = reached | ((dilate(reached) | a) & empty)
-        if grown == reached:
-            return BLOCKED
-        reached = fill(grown, grown | ones)
-        cost += 1
-    return cost
+    layers = distance_layers(ones, stacks, player, 0)
+    if not layers[-1] & EDGES[player][1]:
+        return BLOCKED
+    return len(layers) - 1
+
+
+def path_cells(ones: int, stacks: int, player: int) -> tuple[int, int]:
+    """``(distance, cells)``: the empty cells lying on a cheapest chain of ``player``.
+
+    A cube placed on one of these cells shortens the distance by exactly one;
+    a cube anywhere else leaves it unchanged.  ``cells`` is 0 when the player
+    is connected or blocked.
+    """
+    fwd = distance_layers(ones, stacks, player, 0)
+    if not fwd[-1] & EDGES[player][1]:
+        return BLOCKED, 0
+    dist = len(fwd) - 1
+    if dist == 0:
+        return 0, 0
+    back = distance_layers(ones, stacks, player, 1)
+    # An empty cell c is counted in both directions: dA(c) + dB(c) - 1 == dist.
+    cells = 0
+    for k in range(1, dist + 1):
+        j = dist + 1 - k
+        if j < len(back):
+            cells |= fwd[k] & back[j]
+    return dist, cells & BOARD & ~(ones | stacks)
+
+
+def _has_cube(state: XoBoState, player: int) -> bool:
+    return bool(state.common or state.reserves[player])
+
+
+def winning_cells(state: XoBoState) -> int:
+    """Empty cells where the side to move connects at once (0 without a cube to place)."""
+    p = state.turn
+    if not _has_cube(state, p):
+        return 0
+    return state.threats(p)
+
+
+def _threatened(state: XoBoState, player: int) -> bool:
+    """True when ``player`` would win with their next cube (a cell and a cube)."""
+    return bool(_has_cube(state, player) and state.threats(player))
+
+
+def _material(state: XoBoState, p: int) -> float:
+    common = state.common
+    if common >= 12:
+        return 0.0
+    weight = _MATERIAL * (12 - common) / 12
+    return weight * (state.reserves[p] - state.reserves[1 - p])
 
 
 def evaluate(state: XoBoState) -> float:
-    """Score in ``[-1, 1]`` for the side to move: the difference of connection distances."""
-    p = state.to_move
-    mine = connection_distance(state.ones, state.stacks, p)
-    theirs = connection_distance(state.ones, state.stacks, 1 - p)
-    return math.tanh(_SCALE * (theirs - mine + _TEMPO))
+    """Score in ``[-1, 1]`` for the side to move (see the module docstring)."""
+    p = state.turn
+    ones, stacks = state.ones, state.stacks
+    if winning_cells(state):
+        return _WIN_NOW
+    mine = connection_distance(ones, stacks, p)
+    theirs = connection_distance(ones, stacks, 1 - p)
+    x = _SCALE * (theirs - mine + _TEMPO) + _material(state, p)
+    if state.voyna:
+        x -= _DANGER
+    return math.tanh(x)
+
+
+# -- the move prior --------------------------------------------------------------------------
+
+_W_WIN = 50.0
+_W_DEFEND = 8.0
+_W_ATTACK = 3.0
+_W_HOPELESS = 0.02
+
+
+def _after_value(state: XoBoState, after: XoBoState, p: int) -> float:
+    """A one-ply score of ``after`` for ``p`` (who just moved), about -3..3."""
+    ones, stacks = after.ones, after.stacks
+    d_me = connection_distance(ones, stacks, p)
+    d_opp = connection_distance(ones, stacks, 1 - p)
+    gain = (after.reserves[p] - state.reserves[p]) * 0.5  # captured cubes
+    return 0.8 * (min(d_opp, 9) - min(d_me, 9)) + 0.1 * gain
+
+
+def move_prior(state: XoBoState, moves: Sequence[Move]) -> list[float]:
+    """A weight per move: wins, then voyna answers and threats, then distance gains."""
+    p = state.turn
+    q = 1 - p
+    ones, stacks = state.ones, state.stacks
+    win = winning_cells(state)
+    under = state.voyna
+    d_me, mine = path_cells(ones, stacks, p)
+    d_opp, theirs = path_cells(ones, stacks, q)
+    base = 0.8 * (min(d_opp, 9) - min(d_me, 9))
+    out: list[float] = []
+    for move in moves:
+        kind, a = move[0], move[1]  # type: ignore[index]
+        if kind == PLACE:
+            bit = 1 << a
+            if bit & win:
+                out.append(_W_WIN)
+                continue
+            value = base + (0.8 if bit & mine else 0.0) - (0.8 if bit & theirs else 0.0)
+            w = math.exp(0.9 * value - base * 0.9)
+            if under:
+                w *= _W_HOPELESS  # a placement rarely answers a voyna
+            out.append(w)
+            continue
+        after = state.apply_unchecked(move)
+        outcome = after.outcome
+        if outcome is not None:
+            out.append(_W_WIN if outcome.winner == p else 1e-4)
+            continue
+        value = _after_value(state, after, p)
+        w = math.exp(0.9 * value - base * 0.9)
+        if _threatened(after, q):
+            w *= _W_HOPELESS  # the opponent wins next
+        elif under:
+            w *= _W_DEFEND
+        elif after.voyna:
+            w *= _W_ATTACK
+        out.append(w)
+    return out
+
+
+def playout_policy(state: XoBoState, rng: random.Random) -> Move | None:
+    """Take a win in one; answer a voyna with a move that breaks it; else ``None``."""
+    win = winning_cells(state)
+    if win:
+        from .rules import place_move
+
+        return place_move((win & -win).bit_length() - 1)
+    if not state.voyna:
+        return None
+    q = 1 - state.turn
+    moves = state.legal_moves()
+    answers = [
+        m
+        for m in moves
+        if m[0] != PLACE and not _threatened(state.apply_unchecked(m), q)  # type: ignore[index]
+    ]
+    if answers:
+        return answers[rng.randrange(len(answers))]
+    return None
