@@ -16,6 +16,7 @@ from ...core.errors import (
     InvalidPositionError,
 )
 from ...core.game import Game, Move, Option, State
+from . import view
 from .pieceset import DIR_NAMES, PieceSet, available_sets, load_set
 from .rules import BLOCK, FROM_RESERVE, PLAYER_NAMES, STAIR, VMove, VState
 
@@ -687,6 +688,18 @@ class Voldetour(Game):
                     if b.slope[z][dd] & bit:
                         return ("S", (a, z, dd, 1))
         raise InvalidPositionError("the stair in hand cannot have been lifted from there")
+
+    # -- views for graphical clients ------------------------------------------------------
+
+    def state_view(self, state: State) -> dict[str, Any]:
+        """The core view with the 3D board, reserves and turn progress (see ``view.py``)."""
+        assert isinstance(state, VState)
+        return view.state_view(self, state, super().state_view(state))
+
+    def move_view(self, state: State, move: Move) -> dict[str, Any]:
+        """The core move view with the piece, placement or Lord path (see ``view.py``)."""
+        assert isinstance(state, VState) and isinstance(move, VMove)
+        return view.move_view(self, state, move, super().move_view(state, move))
 
     # -- rendering ------------------------------------------------------------------------
 
