@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/tablier play volo
+	$(BIN)/tablier serve
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -280,6 +280,44 @@ def position_command(args: tuple[str, ...]) -> None:
     click.echo(game.initial_state().to_text())
 
 
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option(
+    "--database-url",
+    default=None,
+    help="SQLAlchemy URL (sqlite:///FILE or postgresql://...); default: TABLIER_DATABASE_URL, "
+    "else an SQLite file in $XDG_DATA_HOME/tablier/.",
+)
+@click.option(
+    "--ai-workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(0, 64),
+    help="Processes that run the AI (0: no games against the AI).",
+)
+def serve_command(host: str, port: int, database_url: str | None, ai_workers: int) -> None:
+    """Start the web server (default http://127.0.0.1:8000); see docs/web.md."""
+    from ..server.app import serve
+    from ..server.settings import Settings
+
+    settings = Settings(ai_workers=ai_workers)
+    if database_url:
+        settings = Settings(database_url=database_url, ai_workers=ai_workers)
+    click.echo(f"Tablier: http://{host}:{port}/  (database: {_safe_url(settings.database_url)})")
+    serve(settings, host, port)
+
+
+def _safe_url(url: str) -> str:
+    """A database URL with its password hidden, for messages."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "(unreadable URL)"
+
+
 # The AI's commands (analyse, solve, arena) and its play-loop helpers.  A broken AI
 # package must not take the rest of the command down: play then works without it.
 try:

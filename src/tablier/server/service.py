@@ -1,0 +1,556 @@
+"""The game service: requests, the per-game locks, storage, broadcasts and the AI.
+
+Every change to a game follows the same path, for REST and WebSocket alike:
+
+1. take the game's :class:`asyncio.Lock` (one change at a time per game in this process);
+2. in a worker thread, check the request with the engine (:class:`~.live.LiveGame`) and
+   commit it to the database — the commit fails when the game's version moved on (another
+   process) or the ``(game_id, ply)`` key exists, which is answered ``409 stale_ply``;
+3. only then update the game in memory and broadcast to its WebSockets.
+
+Nothing here branches on which game is played: the engines are reached through the core
+protocol and the views are passed through unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from anyio import to_thread
+from fastapi import WebSocket
+
+from .. import games as registry
+from ..ai.players import LEVELS
+from ..core.errors import TablierError
+from .ai import AIPool
+from .errors import ApiError
+from .live import LiveGame, Prepared, hash_token
+from .models import BOTH
+from .settings import Settings
+from .storage import Change, Storage, now
+
+__all__ = ["Connection", "GameService", "new_token"]
+
+log = logging.getLogger("tablier.server")
+
+
+def new_token() -> str:
+    """A fresh capability token (192 random bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def new_game_id() -> str:
+    """A fresh game id (72 random bits, URL-safe)."""
+    return secrets.token_urlsafe(9)
+
+
+def dumps(message: dict) -> str:
+    """Compact JSON for the WebSocket."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket of a game: its seat and its outgoing queue (drained by a sender task)."""
+
+    ws: WebSocket
+    seat: int | None = None
+    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(maxsize=1000))
+    closed: bool = False
+
+    def send(self, text: str) -> None:
+        """Queue a message; a client that stopped reading is disconnected."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.closed = True
+            self.queue = asyncio.Queue(maxsize=1)
+            self.queue.put_nowait(None)
+
+    async def pump(self) -> None:
+        """Send queued messages until the connection closes."""
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                await self.ws.close(code=1008)
+                return
+            await self.ws.send_text(text)
+
+
+@dataclass
+class _AIJob:
+    version: int
+    task: asyncio.Task | None = None
+
+
+class GameService:
+    """Games in memory, their WebSocket connections and the AI (see the module docstring)."""
+
+    def __init__(self, settings: Settings, storage: Storage, ai: AIPool | None) -> None:
+        self.settings = settings
+        self.storage = storage
+        self.ai = ai
+        self._cache: OrderedDict[str, LiveGame] = OrderedDict()
+        self._loading: dict[str, asyncio.Future] = {}
+        self.connections: dict[str, set[Connection]] = {}
+        self._jobs: dict[str, _AIJob] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self.closing = False
+
+    # -- games in memory ------------------------------------------------------------
+
+    async def get(self, game_id: str) -> LiveGame:
+        """The game ``game_id``, loaded from the database if needed; 404 when unknown."""
+        live = self._cache.get(game_id)
+        if live is not None:
+            self._cache.move_to_end(game_id)
+            return live
+        pending = self._loading.get(game_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            live = await to_thread.run_sync(self._load, game_id)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved
+            raise
+        finally:
+            self._loading.pop(game_id, None)
+        future.set_result(live)
+        self._remember(live)
+        return live
+
+    def _load(self, game_id: str) -> LiveGame:
+        data = self.storage.load(game_id)
+        if data is None:
+            raise ApiError(404, "not_found", f"there is no game {game_id!r}")
+        live = LiveGame(*data)
+        live.warm()
+        return live
+
+    def _remember(self, live: LiveGame) -> None:
+        self._cache[live.id] = live
+        self._cache.move_to_end(live.id)
+        if len(self._cache) <= self.settings.cache_size:
+            return
+        for key in list(self._cache):
+            if len(self._cache) <= self.settings.cache_size:
+                break
+            other = self._cache[key]
+            if self.connections.get(key) or other.lock.locked() or key in self._jobs:
+                continue
+            del self._cache[key]
+
+    async def _reload(self, live: LiveGame) -> LiveGame:
+        """Forget a game whose database row moved on (another process) and load it again."""
+        if self._cache.get(live.id) is live:
+            del self._cache[live.id]
+        fresh = await self.get(live.id)
+        fresh.lock = live.lock  # waiters of the old lock keep excluding each other
+        return fresh
+
+    # -- presence and broadcasts ---------------------------------------------------
+
+    def online(self, game_id: str, live: LiveGame | None = None) -> tuple[bool, bool]:
+        """Which seats have a connection (the AI's seat counts as present)."""
+        seats = [False, False]
+        for conn in self.connections.get(game_id, ()):
+            if conn.seat == BOTH:
+                seats = [True, True]
+            elif conn.seat in (0, 1):
+                seats[conn.seat] = True
+        if live is not None and live.ai_seat is not None:
+            seats[live.ai_seat] = True
+        return seats[0], seats[1]
+
+    def thinking(self, live: LiveGame) -> bool:
+        """Whether the AI is searching the current position."""
+        job = self._jobs.get(live.id)
+        return job is not None and job.version == live.version
+
+    def snapshot(self, live: LiveGame, seat: int | None) -> dict:
+        """The game's SNAPSHOT as seen by the holder of ``seat``."""
+        return live.snapshot(
+            you=seat, online=self.online(live.id, live), thinking=self.thinking(live)
+        )
+
+    def broadcast(self, game_id: str, message: dict) -> None:
+        """Send ``message`` to every connection of the game."""
+        conns = self.connections.get(game_id)
+        if not conns:
+            return
+        text = dumps(message)
+        for conn in conns:
+            conn.send(text)
+
+    def broadcast_snapshot(self, live: LiveGame) -> None:
+        """Send each connection the snapshot as its seat sees it."""
+        conns = self.connections.get(live.id)
+        if not conns:
+            return
+        base = self.snapshot(live, None)
+        for conn in conns:
+            conn.send(dumps({"type": "snapshot", "game": {**base, "you": live.you(conn.seat)}}))
+
+    def broadcast_presence(self, live: LiveGame) -> None:
+        """Send who is connected."""
+        conns = self.connections.get(live.id, set())
+        spectators = sum(1 for c in conns if c.seat is None)
+        self.broadcast(
+            live.id,
+            {"type": "presence", "seats": list(self.online(live.id, live)),
+             "spectators": spectators},
+        )
+
+    def join(self, live: LiveGame, conn: Connection) -> None:
+        """Register a WebSocket of the game and announce it."""
+        self.connections.setdefault(live.id, set()).add(conn)
+        conn.send(dumps({"type": "snapshot", "game": self.snapshot(live, conn.seat)}))
+        self.broadcast_presence(live)
+
+    def leave(self, live: LiveGame, conn: Connection) -> None:
+        """Forget a WebSocket and announce it."""
+        conns = self.connections.get(live.id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.connections[live.id]
+        if not self.closing:
+            self.broadcast_presence(live)
+
+    # -- creating -------------------------------------------------------------------
+
+    async def create(
+        self,
+        name: str,
+        options: dict[str, Any],
+        mode: str,
+        seat: int,
+        ai_level: str | None,
+        names: list[str],
+        rematch_of: LiveGame | None = None,
+    ) -> tuple[LiveGame, dict[str, str]]:
+        """Create a game; return it and its tokens (``{"0": tok, ...}`` or ``{"both": tok}``)."""
+        try:
+            game = registry.get(name, **options)
+        except TablierError as exc:
+            code = "unknown_game" if isinstance(exc, LookupError) else "bad_option"
+            raise ApiError(422, code, str(exc)) from None
+        ai_seat = None
+        if mode == "ai":
+            if self.ai is None:
+                raise ApiError(503, "ai_unavailable", "the AI is off on this server")
+            level = ai_level or "medium"
+            if level not in LEVELS:
+                raise ApiError(
+                    422, "bad_level", f"unknown AI level {level!r} (levels: {', '.join(LEVELS)})"
+                )
+            ai_level, ai_seat = level, 1 - seat
+        else:
+            ai_level = None
+        names = [_clean_name(n) for n in ([*list(names), "", ""])[:2]]
+        if ai_seat is not None and not names[ai_seat]:
+            names[ai_seat] = f"AI ({ai_level})"
+        tokens: dict[str, str] = {}
+        if mode == "online":
+            tokens = {"0": new_token(), "1": new_token()}
+        elif mode == "ai":
+            tokens = {str(seat): new_token()}
+        else:
+            tokens = {"both": new_token()}
+        hashes = [(BOTH if k == "both" else int(k), hash_token(t)) for k, t in tokens.items()]
+        stamp = now()
+        row = {
+            "id": new_game_id(),
+            "game": game.name,
+            "spec": game.spec,
+            "mode": mode,
+            "status": "active",
+            "ply": 0,
+            "version": 0,
+            "names": names,
+            "ai_seat": ai_seat,
+            "ai_level": ai_level,
+            "result": None,
+            "decided": None,
+            "draw_offer": None,
+            "undo_offer": None,
+            "rematch_id": None,
+            "rematch_of": rematch_of.id if rematch_of is not None else None,
+            "created": stamp,
+            "updated": stamp,
+        }
+        await to_thread.run_sync(self.storage.create_game, row, hashes)
+        live = LiveGame(row, [], hashes)
+        live.warm()
+        self._remember(live)
+        self.maybe_start_ai(live)
+        return live, tokens
+
+    # -- changes ----------------------------------------------------------------------
+
+    async def _change(
+        self,
+        live: LiveGame,
+        prepare: Callable[[LiveGame], Prepared],
+    ) -> tuple[LiveGame, Prepared]:
+        """Run ``prepare`` and commit its change under the game's lock (see the module doc)."""
+        async with live.lock:
+            live = self._cache.get(live.id) or live
+            for attempt in range(2):
+                version = live.version
+
+                def work(game: LiveGame = live, expected: int = version) -> tuple[Prepared, bool]:
+                    prep = prepare(game)
+                    return prep, self.storage.commit(game.id, expected, prep.change)
+
+                prep, ok = await to_thread.run_sync(work)
+                if ok:
+                    break
+                # Another process changed the game: reload it and check the request again.
+                live = await self._reload(live)
+                if attempt == 1:
+                    raise ApiError(409, "conflict", "the game changed meanwhile: try again")
+            if prep.kind == "move":
+                live.apply_move(prep)
+            elif prep.kind == "takeback":
+                live.apply_rewind(prep)
+            else:
+                live.apply_values(prep)
+        return live, prep
+
+    async def move(
+        self, game_id: str, seat: int | None, ply: int, text: str, ref: Any = None,
+        sender: Connection | None = None,
+    ) -> LiveGame:
+        """Play a move for ``seat``; commit it, then broadcast it."""
+        live = await self.get(game_id)
+        if seat is not None and seat == live.ai_seat:  # pragma: no cover - tokens never do
+            seat = None
+        offers_before = (live.draw_offer, live.undo_offer)
+        live, prep = await self._change(live, lambda g: g.prepare_move(seat, ply, text))
+        self._after_move(live, prep, ref, sender, offers_before)
+        return live
+
+    def _after_move(
+        self, live: LiveGame, prep: Prepared, ref: Any, sender: Connection | None,
+        offers_before: tuple,
+    ) -> None:
+        ply = live.ply
+        message = {
+            "type": "move",
+            "ply": ply,
+            "move": prep.notation,
+            "last_move": live.move_view(ply - 1),
+            "view": live.view(ply),
+            "status": live.status,
+            "result": live.current_result(),
+        }
+        conns = self.connections.get(live.id)
+        if conns:
+            text = dumps(message)
+            for conn in conns:
+                if conn is sender:
+                    conn.send(dumps({**message, "ref": ref}))
+                else:
+                    conn.send(text)
+            if offers_before != (None, None):
+                self.broadcast_snapshot(live)
+        self.maybe_start_ai(live)
+
+    async def takeback(self, game_id: str, seat: int | None) -> LiveGame:
+        """Take back the last turn (games against the AI and same-screen games)."""
+        live = await self.get(game_id)
+        live, _ = await self._change(live, lambda g: g.prepare_takeback(seat))
+        self.broadcast_snapshot(live)
+        self.maybe_start_ai(live)
+        return live
+
+    async def offer(self, game_id: str, seat: int | None, kind: str, action: str) -> LiveGame:
+        """A draw or undo offer, acceptance or refusal."""
+        live = await self.get(game_id)
+        live, _ = await self._change(live, lambda g: g.prepare_offer(seat, kind, action))
+        self.broadcast_snapshot(live)
+        return live
+
+    async def resign(self, game_id: str, seat: int | None) -> LiveGame:
+        """Resign for ``seat``."""
+        live = await self.get(game_id)
+        live, _ = await self._change(live, lambda g: g.prepare_resign(seat))
+        self.broadcast_snapshot(live)
+        return live
+
+    async def rematch(self, game_id: str, seat: int | None) -> tuple[str, dict[str, str]]:
+        """The rematch (colours swapped), created by the first call; a new token for ``seat``."""
+        live = await self.get(game_id)
+        if seat is None:
+            raise ApiError(403, "not_your_seat", "this link does not hold a seat in this game")
+        if live.status == "active":
+            raise ApiError(409, "game_not_over", "a rematch needs a finished game")
+        async with live.lock:
+            live = self._cache.get(live.id) or live
+            if live.rematch_id is None:
+                options = dict(live.game.options)
+                human = 0
+                if live.ai_seat is not None:
+                    human = live.ai_seat  # the human takes the AI's former seat
+                new, _ = await self.create(
+                    live.game.name, options, live.mode, human, live.ai_level,
+                    [live.names[1], live.names[0]], rematch_of=live,
+                )
+                ok = await to_thread.run_sync(
+                    self.storage.commit, live.id, live.version,
+                    Change(values={"rematch_id": new.id}),
+                )
+                if not ok:
+                    live = await self._reload(live)
+                    if live.rematch_id is None:  # pragma: no cover - a racing process failed
+                        raise ApiError(409, "conflict", "the game changed meanwhile: try again")
+                else:
+                    live.apply_values(Prepared(Change(values={"rematch_id": new.id}), "rematch"))
+                self.broadcast_snapshot(live)
+        rematch = await self.get(live.rematch_id)
+        if seat == BOTH:
+            new_seat, key = BOTH, "both"
+        else:
+            new_seat = 1 - seat
+            key = str(new_seat)
+        token = new_token()
+        digest = hash_token(token)
+        await to_thread.run_sync(self.storage.add_token, rematch.id, new_seat, digest)
+        rematch.tokens.append((new_seat, digest))
+        return rematch.id, {key: token}
+
+    # -- the AI ----------------------------------------------------------------------
+
+    def ai_spec(self, level: str) -> str:
+        """The player spec used for an AI level (settings may override it, e.g. in tests)."""
+        return self.settings.ai_specs.get(level, level)
+
+    def maybe_start_ai(self, live: LiveGame) -> None:
+        """Start the AI's search when it is the AI's decision and none runs for this version."""
+        if (
+            self.ai is None
+            or self.closing
+            or live.ai_seat is None
+            or live.status != "active"
+            or live.state.to_move != live.ai_seat
+        ):
+            return
+        job = self._jobs.get(live.id)
+        if job is not None and job.version == live.version:
+            return
+        job = _AIJob(live.version)
+        self._jobs[live.id] = job
+        job.task = asyncio.create_task(self._run_ai(live, job))
+        self._tasks.add(job.task)
+        job.task.add_done_callback(self._tasks.discard)
+
+    async def _run_ai(self, live: LiveGame, job: _AIJob) -> None:
+        assert self.ai is not None and live.ai_level is not None
+        game_id = live.id
+        self.broadcast(
+            game_id,
+            {"type": "ai", "thinking": True,
+             "progress": {"fraction": 0.0, "simulations": 0, "best": None}},
+        )
+
+        def progress(fraction: float, simulations: int, best: str | None) -> None:
+            if self._jobs.get(game_id) is job:
+                self.broadcast(
+                    game_id,
+                    {"type": "ai", "thinking": True,
+                     "progress": {"fraction": round(min(max(fraction, 0.0), 1.0), 3),
+                                  "simulations": simulations, "best": best}},
+                )
+
+        try:
+            notation = await self.ai.think(
+                f"{game_id}:{job.version}", live.state.to_text(), self.ai_spec(live.ai_level),
+                secrets.randbits(30), progress,
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the AI failed in game %s", game_id)
+            if self._jobs.get(game_id) is job:
+                del self._jobs[game_id]
+            self.broadcast(game_id, {"type": "ai", "thinking": False, "progress": None})
+            return
+        if self._jobs.get(game_id) is not job or self.closing:
+            return  # taken back meanwhile: a newer job (or none) is in charge
+        current = self._cache.get(game_id) or live
+        if current.version != job.version:
+            del self._jobs[game_id]
+            self.broadcast(game_id, {"type": "ai", "thinking": False, "progress": None})
+            self.maybe_start_ai(current)
+            return
+        del self._jobs[game_id]
+        self.broadcast(game_id, {"type": "ai", "thinking": False, "progress": None})
+        seat = current.ai_seat
+        try:
+            current, prep = await self._change(
+                current, lambda g: _ai_decision(g, seat, job.version, notation)
+            )
+        except ApiError as exc:
+            log.warning("the AI's move %r in game %s was refused: %s", notation, game_id, exc)
+            self.maybe_start_ai(self._cache.get(game_id) or current)
+            return
+        self._after_move(current, prep, None, None, (None, None))
+
+    async def resume_ai(self) -> int:
+        """Start the AI in every unfinished game where it is its turn (at start-up)."""
+        if self.ai is None:
+            return 0
+        ids = await to_thread.run_sync(self.storage.unfinished_ai_games)
+        started = 0
+        for game_id in ids:
+            try:
+                live = await self.get(game_id)
+            except Exception:
+                log.exception("cannot load game %s to resume its AI", game_id)
+                continue
+            before = game_id in self._jobs
+            self.maybe_start_ai(live)
+            started += (game_id in self._jobs) and not before
+        return started
+
+    async def close(self) -> None:
+        """Stop the AI tasks and close every WebSocket."""
+        self.closing = True
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for conns in list(self.connections.values()):
+            for conn in list(conns):
+                conn.send(None)  # type: ignore[arg-type]
+
+
+def _ai_decision(live: LiveGame, seat: int | None, version: int, notation: str) -> Prepared:
+    if live.version != version or live.status != "active" or live.state.to_move != seat:
+        raise ApiError(409, "stale_ply", "the position changed while the AI was thinking")
+    return live.prepare_decision(live.state.to_move, notation)
+
+
+def _clean_name(name: Any) -> str:
+    """A player name: text without control characters, at most 40 characters."""
+    if not isinstance(name, str):
+        return ""
+    cleaned = "".join(c for c in name if c.isprintable())
+    return " ".join(cleaned.split())[:40]
+
+

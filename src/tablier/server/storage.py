@@ -1,0 +1,199 @@
+"""The storage layer: every database access of the server, synchronous SQLAlchemy Core.
+
+The server calls these functions in worker threads (``anyio.to_thread``), never on the event
+loop.  Every change to a game is one transaction that first bumps the game's ``version``
+with ``UPDATE ... WHERE version = <expected>``: when another request or another server
+process changed the game in between, no row matches and :meth:`Storage.commit` returns
+False (the caller answers with a conflict) — and the ``(game_id, ply)`` primary key of
+``moves`` makes the database itself refuse a second move for the same ply.
+
+SQLite runs in WAL mode with ``synchronous=NORMAL`` and a busy timeout; PostgreSQL goes
+through psycopg 3 with a connection pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+
+from .models import GameRow, MoveRow, TokenRow
+
+__all__ = ["Change", "Storage", "make_engine", "now"]
+
+_games = GameRow.__table__
+_moves = MoveRow.__table__
+_tokens = TokenRow.__table__
+
+
+def now() -> datetime:
+    """The current time (UTC, second precision kept to microseconds)."""
+    return datetime.now(UTC)
+
+
+def make_engine(url: str) -> Engine:
+    """An SQLAlchemy engine for ``url``; an SQLite file's folder is created if needed."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database and database != ":memory:" and not database.startswith("file:"):
+            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": 30}, pool_size=8
+        )
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+@dataclass
+class Change:
+    """One transaction on a game: new column values, moves to drop and to add, tokens."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    drop_from_ply: int | None = None
+    moves: list[tuple[int, str, int]] = field(default_factory=list)  # (ply, notation, seat)
+    tokens: list[tuple[int, str]] = field(default_factory=list)  # (seat, sha256 hex)
+    new_game: dict[str, Any] | None = None  # a game row to insert too (a rematch)
+
+
+class _Conflict(Exception):
+    """Raised inside a transaction to roll it back: the game's version moved on."""
+
+
+class Storage:
+    """The server's database: games, moves and token hashes."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+    # -- writing ------------------------------------------------------------------
+
+    def create_game(self, row: dict[str, Any], tokens: Iterable[tuple[int, str]]) -> None:
+        """Insert a new game and its token hashes (one transaction)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(_games).values(**row))
+            stamp = row["created"]
+            for seat, digest in tokens:
+                conn.execute(
+                    insert(_tokens).values(
+                        game_id=row["id"], seat=seat, token_hash=digest, created=stamp
+                    )
+                )
+
+    def commit(self, game_id: str, expected_version: int, change: Change) -> bool:
+        """Apply ``change`` if the game is still at ``expected_version``; False on conflict.
+
+        The version is bumped by one.  A conflict (another writer was first, or a move for
+        the same ply exists already) rolls everything back.
+        """
+        stamp = change.values.get("updated") or now()
+        values = {**change.values, "updated": stamp, "version": expected_version + 1}
+        try:
+            with self.engine.begin() as conn:
+                result = conn.execute(
+                    update(_games)
+                    .where(_games.c.id == game_id, _games.c.version == expected_version)
+                    .values(**values)
+                )
+                if result.rowcount != 1:
+                    raise _Conflict
+                if change.new_game is not None:
+                    conn.execute(insert(_games).values(**change.new_game))
+                if change.drop_from_ply is not None:
+                    conn.execute(
+                        delete(_moves).where(
+                            _moves.c.game_id == game_id, _moves.c.ply >= change.drop_from_ply
+                        )
+                    )
+                if change.moves:
+                    conn.execute(
+                        insert(_moves),
+                        [
+                            {
+                                "game_id": game_id,
+                                "ply": ply,
+                                "notation": notation,
+                                "seat": seat,
+                                "created": stamp,
+                            }
+                            for ply, notation, seat in change.moves
+                        ],
+                    )
+                for seat, digest in change.tokens:
+                    conn.execute(
+                        insert(_tokens).values(
+                            game_id=game_id, seat=seat, token_hash=digest, created=stamp
+                        )
+                    )
+        except (IntegrityError, _Conflict):
+            return False
+        return True
+
+    def add_token(self, game_id: str, seat: int, digest: str) -> None:
+        """Store one more token hash for a seat (a rematch hands out tokens one by one)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(_tokens).values(game_id=game_id, seat=seat, token_hash=digest, created=now())
+            )
+
+    # -- reading ------------------------------------------------------------------
+
+    def load(self, game_id: str) -> tuple[dict, list[tuple[int, str, int]], list] | None:
+        """The game's row, its moves ``(ply, notation, seat)`` in order and its tokens."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(_games).where(_games.c.id == game_id)).mappings().first()
+            if row is None:
+                return None
+            moves = conn.execute(
+                select(_moves.c.ply, _moves.c.notation, _moves.c.seat)
+                .where(_moves.c.game_id == game_id)
+                .order_by(_moves.c.ply)
+            ).all()
+            tokens = conn.execute(
+                select(_tokens.c.seat, _tokens.c.token_hash).where(_tokens.c.game_id == game_id)
+            ).all()
+        return dict(row), [tuple(m) for m in moves], [tuple(t) for t in tokens]
+
+    def list_games(self, limit: int, offset: int) -> list[dict]:
+        """The most recently updated games first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(_games)
+                .order_by(_games.c.updated.desc(), _games.c.id)
+                .limit(limit)
+                .offset(offset)
+            ).mappings()
+            return [dict(r) for r in rows]
+
+    def count_games(self) -> int:
+        """How many games are stored."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(_games)).scalar_one())
+
+    def unfinished_ai_games(self) -> list[str]:
+        """The ids of active games against the AI (to resume their AI turns at start-up)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(_games.c.id).where(_games.c.status == "active", _games.c.mode == "ai")
+            ).all()
+        return [r[0] for r in rows]
