@@ -20,57 +20,51 @@ const W = Math.sqrt(3) * SIZE; // width of a hexagon (pointy top)
 const SIDE_CLASS = ["orange", "blue"];
 
 const STYLE = `
-.volo-board { --volo-o: var(--side0-colour, #E69F00); --volo-b: var(--side1-colour, #0072B2);
-  --volo-cell: var(--board-cell, #f3ecd9); --volo-cell-line: var(--board-line, #b9ab8a);
-  --volo-hole: var(--board-hole, #d9d2c0); --volo-text: var(--fg, #333);
-  --volo-target: var(--target, #009E73); --volo-last: var(--last-move, #CC79A7);
-  --volo-select: var(--selected, #D55E00); --volo-mark: #fff; --volo-bird-line: #3a2a00;
+.volo-board { --volo-o: var(--side0, #E69F00); --volo-b: var(--side1, #0072B2);
+  --volo-cell: var(--cell-bg, #fbf7ee); --volo-cell-line: var(--line, #b9ab8a);
+  --volo-hole: color-mix(in srgb, var(--board-bg, #e4dcc8) 82%, var(--text, #1d1d1b)); --volo-text: var(--text, #1d1d1b);
+  --volo-target: var(--target, #009E73); --volo-last: var(--last, #F0E442);
+  --volo-select: var(--selected, #CC79A7); --volo-mark: #fff; --volo-bird-line: #2a2000;
   display: flex; flex-direction: column; align-items: center; gap: .4rem; width: 100%; }
-@media (prefers-color-scheme: dark) {
-  .volo-board { --volo-cell: var(--board-cell, #2b3036); --volo-cell-line: var(--board-line, #59616b);
-    --volo-hole: var(--board-hole, #1b1e22); --volo-text: var(--fg, #ddd); --volo-bird-line: #111; }
-}
-:root[data-theme="light"] .volo-board, .light .volo-board {
-  --volo-cell: var(--board-cell, #f3ecd9); --volo-cell-line: var(--board-line, #b9ab8a);
-  --volo-hole: var(--board-hole, #d9d2c0); --volo-text: var(--fg, #333); --volo-bird-line: #3a2a00; }
-:root[data-theme="dark"] .volo-board, .dark .volo-board {
-  --volo-cell: var(--board-cell, #2b3036); --volo-cell-line: var(--board-line, #59616b);
-  --volo-hole: var(--board-hole, #1b1e22); --volo-text: var(--fg, #ddd); --volo-bird-line: #111; }
-.volo-board svg.volo-sky { width: 100%; max-width: 640px; height: auto; display: block;
+.volo-board svg.volo-sky { width: 100%; height: auto; display: block;
   touch-action: manipulation; user-select: none; -webkit-user-select: none; }
 .volo-sky .hex { fill: var(--volo-cell); stroke: var(--volo-cell-line); stroke-width: 1; }
 .volo-sky .hole .hex { fill: var(--volo-hole); stroke-dasharray: 3 3; }
-.volo-sky .hole .hatch { stroke: var(--volo-cell-line); stroke-width: 1; opacity: .7; }
-.volo-sky .coord { fill: var(--volo-text); font: 13px system-ui, sans-serif; opacity: .75;
+.volo-sky .hole .hatch { stroke: var(--volo-cell-line); stroke-width: 1; }
+.volo-sky .coord { fill: var(--volo-text); font: 13px system-ui, sans-serif; opacity: .8;
   text-anchor: middle; dominant-baseline: central; pointer-events: none; }
 .volo-sky .cell { cursor: default; }
 .volo-sky .cell.clickable { cursor: pointer; }
 .volo-board .bird.orange { fill: var(--volo-o); stroke: var(--volo-bird-line); stroke-width: 1.2; }
 .volo-board .bird.blue { fill: var(--volo-b); stroke: var(--volo-bird-line); stroke-width: 1.2; }
-.volo-board .ring { fill: none; stroke: var(--volo-mark); stroke-width: 2.2; }
-.volo-board .dot { fill: var(--volo-mark); }
-.volo-sky .cell.target.fly .hex, .volo-sky .cell.region .hex { fill: color-mix(in srgb, var(--volo-target) 28%, var(--volo-cell)); }
+.volo-board .ring { fill: none; stroke: var(--volo-mark); stroke-width: 2.4; }
+.volo-sky .cell.target.fly .hex, .volo-sky .cell.region .hex {
+  fill: color-mix(in srgb, var(--volo-target) 30%, var(--volo-cell)); }
 .volo-sky .target-dot { fill: var(--volo-target); pointer-events: none; }
-.volo-sky .cell.target.add .target-dot { opacity: .75; }
-.volo-sky .cell.target.add:hover .hex { fill: color-mix(in srgb, var(--volo-target) 28%, var(--volo-cell)); }
+.volo-sky .cell.target.add .target-dot { opacity: .8; }
+.volo-sky .cell.target.add:hover .hex {
+  fill: color-mix(in srgb, var(--volo-target) 30%, var(--volo-cell)); }
 .volo-sky .cell.movable .bird { stroke-width: 2; }
-.volo-sky .cell.selected .hex { fill: color-mix(in srgb, var(--volo-select) 35%, var(--volo-cell));
-  stroke: var(--volo-select); stroke-width: 2.5; }
-.volo-sky .cell.ghost .hex { stroke: var(--volo-target); stroke-width: 2.5; stroke-dasharray: 4 2; }
-.volo-sky .last-frame { fill: none; stroke: var(--volo-last); stroke-width: 3.5; pointer-events: none; }
-.volo-sky .cell.last-to .hex { fill: color-mix(in srgb, var(--volo-last) 30%, var(--volo-cell)); }
-.volo-sky .last-frame.from { stroke-dasharray: 4 3; stroke-width: 2.5; }
-.volo-sky .gone { stroke: var(--volo-last); stroke-width: 2.5; pointer-events: none; }
-.volo-sky .cell.region .hex { stroke: var(--volo-target); stroke-width: 2.5; }
-.volo-sky .region-letter { font: bold 12px system-ui, sans-serif; text-anchor: middle;
-  dominant-baseline: central; fill: var(--volo-mark); pointer-events: none;
-  paint-order: stroke; stroke: #000; stroke-width: 2.5px; }
+.volo-sky .cell.selected .hex { fill: color-mix(in srgb, var(--volo-select) 45%, var(--volo-cell));
+  stroke: var(--volo-select); stroke-width: 3; }
+.volo-sky .cell.ghost .hex { stroke: var(--volo-target); stroke-width: 3; stroke-dasharray: 4 2; }
+.volo-sky .cell.last-to .hex { fill: color-mix(in srgb, var(--volo-last) 55%, var(--volo-cell)); }
+.volo-sky .last-frame { fill: none; stroke: color-mix(in srgb, var(--volo-last) 65%, var(--volo-text));
+  stroke-width: 2.5; pointer-events: none; }
+.volo-sky .last-frame.from { stroke-dasharray: 4 3; }
+.volo-sky .gone { stroke: color-mix(in srgb, var(--volo-last) 50%, var(--volo-text)); stroke-width: 2.5;
+  pointer-events: none; }
+.volo-sky .cell.region .hex { stroke: var(--volo-target); stroke-width: 3; }
+.volo-sky .region-letter { font: bold 13px system-ui, sans-serif; text-anchor: middle;
+  dominant-baseline: central; fill: #fff; pointer-events: none;
+  paint-order: stroke; stroke: #000; stroke-width: 3px; }
 .volo-bar { display: flex; gap: .6rem; align-items: center; flex-wrap: wrap; justify-content: center;
-  font-size: .9rem; min-height: 1.8rem; color: var(--volo-text); }
-.volo-info { display: grid; gap: .3rem; font-size: .95rem; }
+  font-size: .9rem; min-height: 1.8rem; color: var(--volo-text); text-align: center; }
+.volo-info { display: grid; gap: .3rem; align-items: start; }
 .volo-info .side { display: flex; align-items: center; gap: .2rem .45rem; flex-wrap: wrap; }
-.volo-info .side.to-move { font-weight: bold; }
+.volo-info .side.to-move .name { font-weight: bold; }
 .volo-info svg.volo-icon { width: 1.2em; height: 1.2em; flex: none; }
+.volo-info .volo-rules { color: var(--muted, inherit); font-size: .9em; }
 `;
 
 function injectStyle() {
@@ -97,13 +91,13 @@ function hexPoints(x, y, size) {
   return pts.join(" ");
 }
 
-/** Draw a bird of `side` (0 Orange: plain disc; 1 Blue: disc with a white ring and dot). */
+/** Draw a bird of `side`: 0 Orange, a plain disc; 1 Blue, a ring with a dot (a disc with a
+ *  white ring inside), the shapes of the shell's side markers. */
 function drawBird(parent, x, y, side, radius) {
   const g = el("g", { class: `bird-mark ${SIDE_CLASS[side]}` }, parent);
   el("circle", { class: `bird ${SIDE_CLASS[side]}`, cx: x, cy: y, r: radius }, g);
   if (side === 1) {
-    el("circle", { class: "ring", cx: x, cy: y, r: radius * 0.55 }, g);
-    el("circle", { class: "dot", cx: x, cy: y, r: radius * 0.18 }, g);
+    el("circle", { class: "ring", cx: x, cy: y, r: radius * 0.5 }, g);
   }
   return g;
 }
@@ -133,7 +127,7 @@ export function createBoard(host, { submit, choose } = {}) {
   passButton.type = "button";
   passButton.textContent = "Pass";
   passButton.dataset.testid = "volo-pass";
-  passButton.hidden = true;
+  passButton.style.display = "none"; // not `hidden`: page styles may give buttons a display
   bar.append(hint, passButton);
   root.append(svg, bar);
   host.append(root);
@@ -258,7 +252,8 @@ export function createBoard(host, { submit, choose } = {}) {
         ? `${player} to play: ${parts.join(", or ")}.`
         : `${player} can only pass.`;
     }
-    passButton.hidden = !(legal && legal.some((m) => m.kind === "pass"));
+    const canPass = !!(legal && legal.some((m) => m.kind === "pass"));
+    passButton.style.display = canPass ? "" : "none";
   }
 
   function startChoice(moves) {
@@ -494,6 +489,7 @@ export function createBoard(host, { submit, choose } = {}) {
         icon.classList.add("volo-icon");
         drawBird(icon, 0, 0, side, 8.5);
         const name = document.createElement("span");
+        name.className = "name";
         name.textContent = infoView.players[side] + (infoView.to_move === side ? " (to move)" : "");
         const supply = document.createElement("span");
         supply.dataset.testid = `volo-supply-${side}`;
