@@ -118,7 +118,8 @@ def move_view(game: Volo, state: VoloState, move: VoloMove, notation: str) -> di
     label naming the opponent's region kept when the move divides the
     opponent, else ``None``), ``kept`` and ``removed`` (the opponent's birds
     that stay and that are taken off by that choice; empty when nothing is
-    divided).
+    divided) and ``opponent_wins`` (true when that choice leaves the opponent's
+    birds as one flock, which makes the opponent win at once, rule R-11).
     """
     src, dst, keep, board = move
     labels = _labels(board)
@@ -132,6 +133,7 @@ def move_view(game: Volo, state: VoloState, move: VoloMove, notation: str) -> di
         "keep": None,
         "kept": [],
         "removed": [],
+        "opponent_wins": False,
     }
     if src:
         axial = _axial(board)
@@ -149,4 +151,6 @@ def move_view(game: Volo, state: VoloState, move: VoloMove, notation: str) -> di
         view["keep"] = labels[keep]
         view["kept"] = [labels[i] for i in _bits(theirs & region)]
         view["removed"] = [labels[i] for i in _bits(theirs & ~region)]
+        kept = theirs & region
+        view["opponent_wins"] = board.fill(kept & -kept, kept) == kept
     return view

@@ -265,7 +265,8 @@ export function createBoard(host, { submit, choose } = {}) {
     const options = moves.map((m, i) => ({
       label:
         `Region ${i + 1}: keep ${m.kept.length} bird${m.kept.length === 1 ? "" : "s"} ` +
-        `(${m.kept.join(" ")}), remove ${m.removed.length}`,
+        `(${m.kept.join(" ")}), remove ${m.removed.length}` +
+        (m.opponent_wins ? ` (${other} is then one flock and wins)` : ""),
       value: m.notation,
     }));
     Promise.resolve(choose(`Which region of ${other}'s birds do you keep?`, options)).then(
