@@ -118,35 +118,36 @@ class _Limits:
                 if length > self.max_body:
                     await _too_large(send, self.max_body)
                     return
+        # Read the whole body first (it is small): too large is answered before the app runs.
+        chunks: list[bytes] = []
         seen = 0
-        started = False
-
-        async def limited_receive() -> dict:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    raise _BodyTooLarge
-            return message
+            if message["type"] != "http.request":
+                chunks = []
+                break
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.max_body:
+                await _too_large(send, self.max_body)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        pending = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
+
+        async def replay() -> dict:
+            if pending:
+                return pending.pop()
+            return await receive()
 
         async def send_with_headers(message: dict) -> None:
-            nonlocal started
             if message["type"] == "http.response.start":
-                started = True
                 message = {**message, "headers": [*message.get("headers", []),
                                                   *SECURITY_HEADERS]}
             await send(message)
 
-        try:
-            await self.app(scope, limited_receive, send_with_headers)
-        except _BodyTooLarge:
-            if not started:
-                await _too_large(send, self.max_body)
-
-
-class _BodyTooLarge(Exception):
-    pass
+        await self.app(scope, replay, send_with_headers)
 
 
 async def _too_large(send: Any, limit: int) -> None:

@@ -550,7 +550,7 @@ def _clean_name(name: Any) -> str:
     """A player name: text without control characters, at most 40 characters."""
     if not isinstance(name, str):
         return ""
-    cleaned = "".join(c for c in name if c.isprintable())
+    cleaned = "".join(c if c.isprintable() else " " for c in name)
     return " ".join(cleaned.split())[:40]
 
 
