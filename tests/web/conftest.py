@@ -11,8 +11,9 @@
   so two calls are two independent browsers); uncaught JavaScript errors fail the test.
 - ``screenshot(page, name)``: saves ``test-artifacts/screenshots/<name>.png`` for review.
 
-The AI used by the server under test is the fast one (``TABLIER_AI_FAST=1`` and, when
-``tablier serve`` has it, ``--ai-fast``); see docs/web-client.md.
+Every AI level of the server under test plays as the fast ``random`` player
+(``--ai-spec LEVEL=random`` when ``tablier serve`` has that option, and
+``TABLIER_AI_SPECS`` in its environment); see docs/web-client.md.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ CHROMIUM_FLAGS = [
 ]
 REQUIRE_BROWSER = os.environ.get("TABLIER_REQUIRE_BROWSER") == "1"
 START_TIMEOUT = 30.0
+# The AI levels are mapped to a fast player so that games against the AI stay quick.
+AI_LEVELS = ("easy", "medium", "hard", "expert")
+FAST_AI = "random"
 PAGE_TIMEOUT_MS = 10_000
 
 
@@ -101,15 +105,16 @@ class LiveServer:
             if self._has(flag):
                 cmd += [flag, self.database_url]
                 break
-        if self._has("--ai-fast"):
-            cmd.append("--ai-fast")
+        if self._has("--ai-spec"):
+            for level in AI_LEVELS:
+                cmd += ["--ai-spec", f"{level}={FAST_AI}"]
         return cmd
 
     def environment(self) -> dict[str, str]:
         """The server's environment: the database URL and the fast AI also as variables."""
         env = dict(os.environ)
         env["TABLIER_DATABASE_URL"] = self.database_url
-        env["TABLIER_AI_FAST"] = "1"
+        env["TABLIER_AI_SPECS"] = ";".join(f"{level}={FAST_AI}" for level in AI_LEVELS)
         env.setdefault("PYTHONUNBUFFERED", "1")
         return env
 

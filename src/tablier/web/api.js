@@ -1,0 +1,77 @@
+// REST calls to the Tablier server (docs/web.md).  Every error becomes an ApiError
+// carrying the server's {"error": {"code", "message"}} so pages can show it inline.
+
+/** An error answered by the server (or a network failure: code "network"). */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/**
+ * Call `path` with `method`; `body` is sent as JSON, `token` as a Bearer header.
+ * Resolves to the parsed JSON answer (or text when `text` is true).
+ */
+export async function request(method, path, { body, token, text = false } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch (err) {
+    throw new ApiError(0, "network", `cannot reach the server (${err.message || err})`);
+  }
+  if (!response.ok) {
+    let code = `http_${response.status}`;
+    let message = response.statusText || "request failed";
+    try {
+      const data = await response.json();
+      if (data && data.error) {
+        code = data.error.code || code;
+        message = data.error.message || message;
+      } else if (data && data.detail) {
+        message = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
+      }
+    } catch (_) {
+      // not JSON: keep the status text
+    }
+    throw new ApiError(response.status, code, message);
+  }
+  if (text) return response.text();
+  if (response.status === 204) return null;
+  return response.json();
+}
+
+export const api = {
+  catalog: () => request("GET", "/api/catalog"),
+  createGame: (body) => request("POST", "/api/games", { body }),
+  recentGames: (limit = 20) => request("GET", `/api/games?limit=${limit}&offset=0`),
+  game: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}`, { token }),
+  history: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/history`),
+  legal: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/legal`, { token }),
+  move: (id, token, ply, move) =>
+    request("POST", `/api/games/${encodeURIComponent(id)}/moves`, { token, body: { ply, move } }),
+  resign: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/resign`, { token }),
+  offer: (id, token, kind, action) =>
+    request("POST", `/api/games/${encodeURIComponent(id)}/offers`, {
+      token,
+      body: { kind, action },
+    }),
+  takeback: (id, token) =>
+    request("POST", `/api/games/${encodeURIComponent(id)}/takeback`, { token }),
+  rematch: (id, token) =>
+    request("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
+  record: (id, format = "text") =>
+    request("GET", `/api/games/${encodeURIComponent(id)}/record?format=${format}`, {
+      text: format === "text",
+    }),
+  parseRecord: (text) => request("POST", "/api/records/parse", { body: { text } }),
+};

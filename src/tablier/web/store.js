@@ -1,0 +1,78 @@
+// What the browser remembers (localStorage): settings and "my games" with their seat tokens.
+// Tokens are kept only here and sent as Bearer headers or in the WebSocket hello.
+
+const SETTINGS_KEY = "tablier.settings";
+const GAMES_KEY = "tablier.games";
+const DEFAULTS = { confirm: true, coordinates: true, theme: "auto", flip: false };
+
+function read(key, fallback) {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch (_) {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch (_) {
+    // storage full or disabled: the page still works for this visit
+  }
+}
+
+/** The settings, defaults filled in. */
+export function settings() {
+  return { ...DEFAULTS, ...read(SETTINGS_KEY, {}) };
+}
+
+/** Change one setting and return them all. */
+export function setSetting(name, value) {
+  const all = settings();
+  all[name] = value;
+  write(SETTINGS_KEY, all);
+  return all;
+}
+
+/** My games, newest first: [{id, token, seat, game, title, mode, invite, created}]. */
+export function myGames() {
+  const list = read(GAMES_KEY, []);
+  return Array.isArray(list) ? list.filter((g) => g && typeof g.id === "string") : [];
+}
+
+/** The stored entry of game `id`, or null. */
+export function myGame(id) {
+  return myGames().find((g) => g.id === id) || null;
+}
+
+/** Add or update the entry of game `id` (fields merged) and move it to the front. */
+export function rememberGame(id, fields) {
+  const list = myGames();
+  const old = list.find((g) => g.id === id) || { id, created: new Date().toISOString() };
+  const entry = { ...old, ...fields, id };
+  write(GAMES_KEY, [entry, ...list.filter((g) => g.id !== id)].slice(0, 200));
+  return entry;
+}
+
+/** Forget game `id` (its token too). */
+export function forgetGame(id) {
+  write(GAMES_KEY, myGames().filter((g) => g.id !== id));
+}
+
+/** Session storage for a record under review (survives a reload of /review). */
+export function saveReview(data) {
+  try {
+    sessionStorage.setItem("tablier.review", JSON.stringify(data));
+  } catch (_) {
+    // too large for session storage: the review works until the page is left
+  }
+}
+
+export function loadReview() {
+  try {
+    return JSON.parse(sessionStorage.getItem("tablier.review") || "null");
+  } catch (_) {
+    return null;
+  }
+}
