@@ -5,7 +5,9 @@
 first move to ``a`` when ``i`` is even and to ``b`` when it is odd, and
 starts after ``opening_plies`` random decisions drawn from a generator
 seeded by ``(seed, i // 2)``, so each opening is played once with each
-colour.  Games run in worker processes (``jobs``); each finished game is
+colour.  Games run in worker processes (``jobs``) on this machine, or as Ray
+tasks on a Ray cluster or a local Ray instance (``backend="ray"``, see
+:mod:`tablier.ai.ray_backend`; same games, same results); each finished game is
 appended to the JSON-lines file at once, and a later run with the same file
 skips the game indices already there (resuming after an interruption).
 
@@ -40,6 +42,7 @@ from ..core.game import Game
 from .players import make_player
 
 __all__ = [
+    "BACKENDS",
     "MatchSummary",
     "elo_difference",
     "play_game",
@@ -48,6 +51,10 @@ __all__ = [
     "score_interval",
     "summarise",
 ]
+
+
+#: Where :func:`run_match` plays its games: worker processes here, or Ray tasks.
+BACKENDS = ("local", "ray")
 
 
 def play_game(
@@ -149,20 +156,39 @@ def run_match(
     b: str,
     games: int,
     *,
-    jobs: int = 1,
+    jobs: int | None = None,
     seed: int = 0,
     opening_plies: int = 2,
     max_plies: int = 1000,
     out: str | os.PathLike | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Play the missing games of a match; return every result (old and new) by index."""
+    """Play the missing games of a match; return every result (old and new) by index.
+
+    ``backend`` is ``"local"`` (``jobs`` worker processes, 1 when None) or
+    ``"ray"`` (one Ray task per game; ``jobs`` caps the games in flight, and is
+    the CPU count of the local Ray instance started when there is no
+    ``address``; see :mod:`tablier.ai.ray_backend`).  ``address`` (Ray only):
+    ``"auto"``, ``"HOST:PORT"`` or ``"ray://HOST:PORT"``.  Both backends call
+    :func:`play_game` with the same arguments, so their results differ only in
+    the timing fields, and both write each result as it arrives.
+    """
+    if backend not in BACKENDS:
+        raise TablierError(f"unknown backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise TablierError("an address is only used by the ray backend")
     if not isinstance(games, int) or games < 1:
         raise TablierError("the number of games must be at least 1")
-    if not isinstance(jobs, int) or jobs < 1:
+    if jobs is not None and (not isinstance(jobs, int) or jobs < 1):
         raise TablierError("the number of jobs must be at least 1")
     for spec in (a, b):
         make_player(spec, game)  # validate both specs before starting
+    if backend == "ray":
+        from .ray_backend import import_ray
+
+        import_ray()  # a missing extra is reported before anything else happens
     done: dict[int, dict[str, Any]] = {}
     if out is not None:
         for item in read_results(out):
@@ -188,19 +214,39 @@ def run_match(
             on_result(item)
 
     try:
-        tasks = [(game, a, b, i, seed, opening_plies, max_plies) for i in todo]
-        if jobs == 1 or len(tasks) <= 1:
-            for t in tasks:
-                record(_play_from_spec(t))
-        else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = [pool.submit(_play_from_spec, t) for t in tasks]
-                for f in as_completed(futures):
-                    record(f.result())
+        tasks = [(a, b, i, seed, opening_plies, max_plies) for i in todo]
+        if tasks and backend == "ray":
+            from .ray_backend import play_games
+
+            play_games(game, tasks, record, jobs=jobs, address=address)
+        elif tasks:
+            _play_local(game, tasks, record, jobs or 1)
     finally:
         if handle is not None:
             handle.close()
     return [done[i] for i in sorted(done) if i < games]
+
+
+def _play_local(
+    game: Game,
+    tasks: list[tuple[Any, ...]],
+    record: Callable[[dict[str, Any]], None],
+    jobs: int,
+) -> None:
+    """The local backend: the games in this process (``jobs == 1``) or in a process pool."""
+    if jobs == 1 or len(tasks) <= 1:
+        for t in tasks:
+            record(_play_from_spec((game, *t)))
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
+        futures = [pool.submit(_play_from_spec, (game, *t)) for t in tasks]
+        for f in as_completed(futures):
+            record(f.result())
+    finally:
+        # On an error or Ctrl-C, games not started yet are dropped instead of played
+        # for nothing; the results already recorded stay in the file.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def elo_difference(score: float) -> float:

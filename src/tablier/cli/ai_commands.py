@@ -27,7 +27,7 @@ import click
 from rich.console import Console
 
 from .. import games as registry
-from ..ai.arena import run_match, summarise
+from ..ai.arena import BACKENDS, run_match, summarise
 from ..ai.mcts import MoveStat, SearchProgress
 from ..ai.players import Level, MCTSPlayer, Player, make_player
 from ..ai.solver import Solver
@@ -231,7 +231,10 @@ def solve_command(
 @click.argument("a")
 @click.argument("b")
 @click.option("-n", "--games", type=int, default=20, show_default=True, help="Games to play.")
-@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--jobs", "-j", type=int, default=None,
+              help="Games played at once. local: worker processes (default 1). ray: the "
+                   "CPUs of the local Ray instance, or with --address the most games in "
+                   "flight (default: every CPU Ray has).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Openings and players.")
 @click.option("--opening", type=int, default=2, show_default=True,
               help="Random decisions before the players take over.")
@@ -239,10 +242,17 @@ def solve_command(
               help="Adjudicate a draw after this many decisions.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
               help="JSON-lines results file (resumes when it exists).")
+@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+              help="Where the games run: worker processes on this machine, or Ray tasks "
+                   "(needs tablier[ray]).")
+@click.option("--address", default=None, metavar="ADDR",
+              help="Ray cluster for --backend ray: auto, HOST:PORT (head node) or "
+                   "ray://HOST:PORT (Ray Client). Default: $RAY_ADDRESS if set, else a "
+                   "local Ray instance started and stopped by this command.")
 @click.option("--quiet", "-q", is_flag=True, help="Only the summary.")
 def arena_command(
-    game: str, a: str, b: str, games: int, jobs: int, seed: int, opening: int,
-    max_plies: int, out: str | None, quiet: bool,
+    game: str, a: str, b: str, games: int, jobs: int | None, seed: int, opening: int,
+    max_plies: int, out: str | None, backend: str, address: str | None, quiet: bool,
 ) -> None:
     """Play GAMES games of A against B and print W/D/L, score and Elo (95% CI).
 
@@ -250,11 +260,17 @@ def arena_command(
     random, greedy, easy, medium, hard, expert, or mcts:iterations=N (any
     level takes overrides, e.g. hard:iterations=300,seconds=none).  Colours
     alternate, each opening is played with both colours, and with --out the
-    results go to a JSON-lines file that a rerun resumes.
+    results go to a JSON-lines file that a rerun resumes.  With --backend ray
+    the same games run as Ray tasks (one per game), locally or on a cluster
+    (--address), with the same results and summary.
     """
     the_game = _read_game(game)
     if opening < 0 or max_plies < 1:
         raise click.UsageError("--opening must be 0 or more and --max-plies at least 1")
+    if jobs is not None and jobs < 1:
+        raise click.UsageError("--jobs must be at least 1")
+    if address is not None and backend != "ray":
+        raise click.UsageError("--address needs --backend ray")
     for spec in (a, b):
         try:
             make_player(spec, the_game)
@@ -273,9 +289,15 @@ def arena_command(
         results = run_match(
             the_game, a, b, games, jobs=jobs, seed=seed, opening_plies=opening,
             max_plies=max_plies, out=Path(out) if out else None, on_result=show,
+            backend=backend, address=address,
         )
     except TablierError as exc:
         raise click.UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        kept = (f"the finished games are in {out}; run the same command again to resume"
+                if out else "no --out file, so the finished games are not kept")
+        click.echo(f"interrupted: {kept}", err=True)
+        raise SystemExit(130) from None
     click.echo(summarise(results, a, b).describe())
 
 
