@@ -158,3 +158,40 @@ def test_no_move_from_a_finished_game(win_in_one):
     for spec in ("random", "greedy", "medium:" + FAST):
         with pytest.raises(GameOverError):
             make_player(spec, done.game).choose(done)
+
+
+def _loses_within(state, move, depth):
+    """Reference (full-tree minimax): the opponent forces a win within ``depth`` after ``move``."""
+    from aitoys import exact
+
+    truth = exact(state.apply(move), 1 - state.to_move)
+    return truth is not None and truth <= depth
+
+
+def test_safety_checks_avoid_a_forced_loss_when_a_safe_move_exists():
+    seen_trap = 0
+    for seed in range(60):
+        game = TreeGame(seed=seed, depth=7, branching=4)
+        state = game.initial_state()
+        moves = state.legal_moves()
+        if state.outcome is not None or len(moves) < 2:
+            continue
+        safe = [m for m in moves if not _loses_within(state, m, 3)]
+        if not safe or len(safe) == len(moves):
+            continue
+        seen_trap += 1
+        player = make_player(
+            "hard:iterations=5,seconds=none,solver_depth=3,safety_checks=8", game, seed=seed
+        )
+        move = player.choose(state)
+        assert move in safe, (seed, str(move), [str(m) for m in safe])
+    assert seen_trap >= 5
+
+
+def test_safety_checks_are_off_below_hard():
+    assert LEVELS["medium"].safety_checks == 0
+    assert LEVELS["hard"].safety_checks > 0 and LEVELS["hard"].solver_depth > 1
+    player = make_player("hard:safety_checks=2,iterations=10,seconds=none")
+    assert player.level.safety_checks == 2
+    with pytest.raises(TablierError):
+        make_player("hard:safety_checks=x")

@@ -82,3 +82,128 @@ def test_distance_of_a_connected_player_is_zero(player):
     for state in _positions(60, seed=5):
         if state.connected(player):
             assert xobo_ai.connection_distance(state.ones, state.stacks, player) == 0
+
+
+# -- shortest-path cells, threats, prior and playouts ---------------------------------------
+
+# East-West has just played e5: a4-d4, e5 and g6-i6 leave f5 and f6 to join West and East, so
+# North-South is under voyna.  c8-e8 is a run of three single cubes that has nothing to do
+# with the threat.
+_VOYNA = (
+    "xobo:stack=any,exhaustion=moves "
+    "........./..111..../........./......111/....1..../1111...../........./........./........."
+    " ns 25/0/0 v"
+)
+
+
+def _cells(mask):
+    out = set()
+    for i in GRID.indices:
+        if mask >> i & 1:
+            out.add(GRID.label(i))
+    return out
+
+
+def test_path_cells_are_the_placements_that_shorten_the_distance():
+    from tablier.games.xobo.board import BOARD
+
+    checked = 0
+    for state in _positions(25, seed=6):
+        for player in (0, 1):
+            dist, cells = xobo_ai.path_cells(state.ones, state.stacks, player)
+            assert dist == _slow_distance(state, player)
+            for i in GRID.indices:
+                bit = 1 << i
+                if not bit & BOARD & ~(state.ones | state.stacks):
+                    assert not cells & bit
+                    continue
+                after = _slow_distance(
+                    type(state)(
+                        state.game, state.ones | bit, state.stacks, state.heights,
+                        state.common, state.reserves, state.turn,
+                    ),
+                    player,
+                )
+                shortens = 0 < dist < xobo_ai.BLOCKED and after == dist - 1
+                assert bool(cells & bit) == shortens, (state.to_text(), player, GRID.label(i))
+                checked += 1
+    assert checked > 1000
+
+
+def test_prior_ranks_the_moves_that_break_a_voyna_first():
+    from tablier.ai.tactics import has_winning_move
+
+    game = get("xobo")
+    state = game.parse_position(_VOYNA)
+    assert state.voyna and _cells(state.threats(1)) == {"f5", "f6"}
+    moves = state.legal_moves()
+    prior = xobo_ai.move_prior(state, moves)
+    # the reference: a move breaks the voyna when it does not lose at once (f5 and f6 join
+    # East-West's edges) and East-West then has no winning move
+    breaks = {
+        m
+        for m in moves
+        if state.apply(m).outcome is None and not has_winning_move(state.apply(m), 1)
+    }
+    assert {str(m) for m in breaks} >= {"a4->c4", "g6->i6"}
+    assert "c8->e8" not in {str(m) for m in breaks}
+    ranked = sorted(range(len(moves)), key=lambda i: -prior[i])
+    assert moves[ranked[0]] in breaks
+    worst_breaking = min(prior[i] for i, m in enumerate(moves) if m in breaks)
+    best_other = max(prior[i] for i, m in enumerate(moves) if m not in breaks)
+    assert worst_breaking > best_other
+
+
+def test_playout_policy_answers_a_voyna_and_takes_a_win():
+    from tablier.ai.tactics import has_winning_move
+
+    game = get("xobo")
+    state = game.parse_position(_VOYNA)
+    rng = random.Random(1)
+    for _ in range(20):
+        move = xobo_ai.playout_policy(state, rng)
+        assert move is not None and not has_winning_move(state.apply(move), 1)
+    # East-West to move with f5 open: the policy and the evaluation see the win in one
+    ew = game.parse_position(_VOYNA.replace(" ns 25/0/0 v", " ew 25/0/0 -"))
+    assert xobo_ai.winning_cells(ew)
+    move = xobo_ai.playout_policy(ew, rng)
+    assert ew.apply(move).outcome.winner == 1
+    assert xobo_ai.evaluate(ew) > 0.9
+    # the same position without e5 (so without the voyna) is better for North-South
+    calm = _VOYNA.replace("....1..../", "........./").replace("25/0/0 v", "26/0/0")
+    assert xobo_ai.evaluate(state) < xobo_ai.evaluate(game.parse_position(calm))
+
+
+def test_prior_prefers_own_shortest_path_cells():
+    game = get("xobo")
+    for state in _positions(15, seed=8):
+        if state.outcome is not None or state.voyna or xobo_ai.winning_cells(state):
+            continue
+        p = state.to_move
+        _, mine = xobo_ai.path_cells(state.ones, state.stacks, p)
+        _, theirs = xobo_ai.path_cells(state.ones, state.stacks, 1 - p)
+        moves = state.legal_moves()
+        prior = xobo_ai.move_prior(state, moves)
+        for m, w in zip(moves, prior, strict=True):
+            if m.kind != "place":
+                continue
+            bit = 1 << m[1]
+            both = (bool(bit & mine), bool(bit & theirs))
+            if both == (True, False):
+                assert w > 1.5
+            elif both == (False, True):
+                assert w < 0.7
+    assert game is not None
+
+
+def test_search_is_deterministic_for_a_seed():
+    from tablier.ai.players import make_player
+
+    game = get("xobo")
+    state = game.parse_position(_VOYNA)
+    runs = []
+    for _ in range(2):
+        player = make_player("hard:iterations=120,seconds=none,solver_nodes=300", game, seed=5)
+        move = player.choose(state)
+        runs.append((str(move), [(str(s.move), s.visits) for s in player.last_analysis[:5]]))
+    assert runs[0] == runs[1]

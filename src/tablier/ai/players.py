@@ -129,7 +129,11 @@ class Level:
     searching, try to prove a forced win within that many decisions (0: off)
     with at most ``solver_nodes`` nodes.  ``temperature``: 0 plays the most
     visited move, above 0 draws moves in proportion to visits (weaker).
-    ``reuse``: keep the tree between moves.
+    ``reuse``: keep the tree between moves.  ``safety_checks``: after the
+    search, verify up to that many of the best root moves with the solver
+    (the opponent must not force a win within ``solver_depth`` decisions
+    after the move) and play the first that passes (0: off; needs
+    ``solver_depth``).
     """
 
     iterations: int | None = None
@@ -139,6 +143,7 @@ class Level:
     solver_nodes: int = 2000
     temperature: float = 0.0
     reuse: bool = True
+    safety_checks: int = 0
     config: MCTSConfig = field(default_factory=MCTSConfig)
 
 
@@ -153,8 +158,12 @@ LEVELS: dict[str, Level] = {
         config=MCTSConfig(decisive=False, solver=False),
     ),
     "medium": Level(iterations=300, seconds=0.5),
-    "hard": Level(iterations=None, seconds=1.8, solver_depth=3, solver_nodes=1500),
-    "expert": Level(iterations=None, seconds=6.0, solver_depth=3, solver_nodes=20000),
+    "hard": Level(
+        iterations=None, seconds=1.8, solver_depth=3, solver_nodes=1500, safety_checks=4
+    ),
+    "expert": Level(
+        iterations=None, seconds=6.0, solver_depth=3, solver_nodes=20000, safety_checks=6
+    ),
 }
 
 
@@ -209,22 +218,71 @@ class MCTSPlayer(Player):
             bad = set(losing_moves(state))
             safe = [m for m in moves if m not in bad]
             tree.restrict_root(safe if bad and safe else None)
+        order = _prior_order(state)
         if level.solver_depth > 1:
             # The solver gets at most a quarter of the time budget.
             limit = 0.25 * level.seconds if level.seconds is not None else None
-            solver = Solver(max_nodes=level.solver_nodes, max_seconds=limit)
+            solver = Solver(max_nodes=level.solver_nodes, max_seconds=limit, order=order)
             result = solver.solve(state, level.solver_depth)
             if result.status == "win" and result.line:
                 self.last_analysis = [MoveStat(result.line[0], 0, 1.0, 1.0, "win")]
                 return result.line[0]
+        checks = level.safety_checks if level.solver_depth > 1 else 0
         seconds = level.seconds
-        if seconds is not None:  # the budget covers the checks above too
-            seconds = max(0.05, seconds - (time.perf_counter() - start))
+        if seconds is not None:  # the budget covers the checks before and after too
+            reserve = 0.15 * seconds if checks else 0.0
+            seconds = max(0.05, seconds - reserve - (time.perf_counter() - start))
         tree.search(level.iterations, seconds, progress)
         self.last_analysis = tree.analysis()
         if level.temperature > 0:
             return tree.sample_move(level.temperature)
-        return tree.best_move()
+        best = tree.best_move()
+        if checks:
+            deadline = start + level.seconds if level.seconds is not None else None
+            best = self._safest(state, best, checks, order, deadline)
+        return best
+
+    def _safest(self, state: State, best: Move, checks: int, order, deadline) -> Move:
+        """The first of the best root moves after which the opponent forces no win.
+
+        The candidates are the ``checks`` best moves of the analysis (proven
+        wins are played as they are); each is checked with the solver for a
+        forced win of the opponent within ``solver_depth`` decisions (whoever
+        decides next).  An unfinished check counts as safe; when every
+        candidate loses, the search's choice stays.
+        """
+        level = self.level
+        me = state.to_move
+        candidates = [s for s in self.last_analysis if s.proven != "loss"][:checks]
+        if not candidates or candidates[0].proven == "win":
+            return best
+        for stat in candidates:
+            after = state.apply_unchecked(stat.move)
+            if after.outcome is not None:
+                return stat.move
+            seconds = None
+            if deadline is not None:
+                seconds = deadline - time.perf_counter()
+                if seconds <= 0:
+                    return best
+            solver = Solver(max_nodes=level.solver_nodes, max_seconds=seconds, order=order)
+            if not solver.forces_win(after, 1 - me, level.solver_depth):
+                return stat.move
+        return best
+
+
+def _prior_order(state: State) -> Callable[[State, list[Move]], list[Move]] | None:
+    """Solver move ordering by the game's move prior (best first), or None without one."""
+    knowledge = knowledge_for(state.game)
+    if knowledge.move_prior is None:
+        return None
+
+    def order(s: State, moves: list[Move]) -> list[Move]:
+        priors = knowledge.priors(s, moves)
+        ranked = sorted(range(len(moves)), key=lambda i: -priors[i])
+        return [moves[i] for i in ranked]
+
+    return order
 
 
 def player_names() -> list[str]:
@@ -243,7 +301,14 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
     if low in ("none", "off", "") and key in ("iterations", "seconds", "playout_depth"):
         return None
     try:
-        if key in ("iterations", "solver_depth", "solver_nodes", "playout_depth", "max_playout"):
+        if key in (
+            "iterations",
+            "solver_depth",
+            "solver_nodes",
+            "safety_checks",
+            "playout_depth",
+            "max_playout",
+        ):
             value: Any = int(low)
         else:
             value = float(low)

@@ -185,6 +185,21 @@ class Solver:
             moves.append(move)
         return moves
 
+    def forces_win(self, state: State, attacker: int, depth: int) -> bool | None:
+        """Whether ``attacker`` forces a win within ``depth`` decisions; None past the limits.
+
+        The node and time limits of the solver apply (the time limit counts
+        from this call).
+        """
+        start = time.perf_counter()
+        self._deadline = start + self.max_seconds if self.max_seconds is not None else None
+        try:
+            return self.wins(state, attacker, depth)
+        except SearchLimitReached:
+            return None
+        finally:
+            self._deadline = None
+
     def solve(self, state: State, depth: int) -> SolveResult:
         """Prove a forced win for either side within ``depth`` decisions, if one exists."""
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
