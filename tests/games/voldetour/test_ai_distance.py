@@ -1,0 +1,114 @@
+"""The Lord's 3D path distance of the Voldetour AI: hand counts and a slow reference."""
+
+from __future__ import annotations
+
+import heapq
+import random
+
+from tablier.games.voldetour import ai as vold_ai
+from tablier.games.voldetour.rules import VState
+
+from .helpers import built_position, game, play
+
+STEP, LEVEL, SLOPE = vold_ai.STEP, vold_ai.LEVEL, vold_ai.SLOPE
+
+
+def _slow_distance(state: VState, player: int) -> int:
+    """Dijkstra over (square, height), one square at a time, with the rules' own Lord step."""
+    ps = state.game.pieceset
+    grid = ps.grid
+    b = state.board
+    H = ps.tower_height
+    target = ps.towers[1 - player]
+    other = state.lords[1 - player]
+    start = state.lords[player]
+    heap = [(0, start, b.height(start))]
+    done = set()
+    while heap:
+        cost, q, h = heapq.heappop(heap)
+        if (q, h) in done:
+            continue
+        done.add((q, h))
+        if q == target and h == H:
+            return cost
+        col, row = grid.coord(q)
+        for e, (dc, dr) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
+            r = state.lord_step(b, q, h, e)
+            if r is not None and (r[0] != other or other == target):
+                heapq.heappush(heap, (cost + STEP, r[0], r[1]))
+            if not grid.contains(col + dc, row + dr):
+                continue
+            t = grid.index(col + dc, row + dr)
+            if t == target and h == H - 1:
+                heapq.heappush(heap, (cost + STEP + SLOPE, t, H))
+            if t in ps.towers or t in state.lords:
+                continue
+            top = next((k for k in range(H + 1) if b.flat[k] >> t & 1), None)
+            if top is None:  # a slope: only the rules' step goes there
+                continue
+            for h2 in (h - 1, h, h + 1):
+                if 0 <= h2 <= H and top <= h2 and (h2 != h or top < h2):
+                    extra = (SLOPE if h2 != h else 0) + LEVEL * (h2 - top)
+                    heapq.heappush(heap, (cost + STEP + extra, t, h2))
+    return vold_ai.BLOCKED
+
+
+def _square(g, label):
+    return g.pieceset.grid.parse_label(label)
+
+
+def test_hand_counts_on_the_empty_board():
+    g = game()
+    start = g.initial_state()
+    # From b2 (height 3) to i9: 14 squares.  Down three levels over the first three
+    # squares (each a step and a slope, with two, one and no levels to build under it),
+    # eight flat steps, then up three levels over the last three squares (one and two levels
+    # to build, then a slope onto the tower): with the costs 1/1/2, 12 + 8 + 12 = 32.
+    down = (STEP + SLOPE + 2 * LEVEL) + (STEP + SLOPE + LEVEL) + (STEP + SLOPE)
+    up = (STEP + SLOPE + LEVEL) + (STEP + SLOPE + 2 * LEVEL) + (STEP + SLOPE)
+    assert vold_ai.path_distance(start, 0) == down + 8 * STEP + up
+    assert vold_ai.path_distance(start, 1) == vold_ai.path_distance(start, 0)
+    # A Lord on the ground at e5: 8 squares to i9, the last three climbing.
+    ground = VState(g, start.blocks, start.stairs, (_square(g, "e5"), start.lords[1]), 3)
+    assert vold_ai.path_distance(ground, 0) == 5 * STEP + up
+
+
+def test_over_a_built_path_it_counts_the_lords_steps():
+    g = game()
+    state = play(g.initial_state(), "B113", "B113@h9:1x1x3")
+    # Black's Lord on the 3-high block next to White's tower: one step.
+    on_block = VState(g, state.blocks, state.stairs, (_square(g, "h9"), state.lords[1]), 3)
+    assert on_block.board.height(_square(g, "h9")) == 3
+    # (White's Lord is still on i9, Black's target: it must leave, so the path counts.)
+    assert vold_ai.path_distance(on_block, 0) == STEP
+    assert vold_ai.lord_distance(on_block, 0) == 1
+    # Three steps back along a row of 3-high blocks: g9 and f9 raised too.
+    fresh = VState(g, state.blocks, state.stairs, state.lords, 3)  # a new Black turn
+    row = play(fresh, "B123", "B123@f9:2x1x3")
+    back = VState(g, row.blocks, row.stairs, (_square(g, "f9"), row.lords[1]), 3)
+    assert vold_ai.path_distance(back, 0) == 3 * STEP
+
+
+def test_distance_matches_the_slow_reference():
+    rng = random.Random(11)
+    g = game()
+    checked = slopes = 0
+    for _ in range(60):
+        state = built_position(g, rng)
+        if state.outcome is not None:
+            continue
+        b = state.board
+        slopes += any(m for z in b.slope for m in z)
+        for p in (0, 1):
+            assert vold_ai.path_distance(state, p) == _slow_distance(state, p), state.to_text()
+            checked += 1
+    assert checked > 80 and slopes > 10
+
+
+def test_evaluation_prefers_the_lord_nearer_over_built_paths():
+    g = game()
+    state = play(g.initial_state(), "B113", "B113@h9:1x1x3")
+    near = VState(g, state.blocks, state.stairs, (_square(g, "h9"), state.lords[1]), 3)
+    far = VState(g, state.blocks, state.stairs, (_square(g, "c3"), state.lords[1]), 3)
+    # turn 3 is Black's: Black to move in both
+    assert vold_ai.evaluate(near) > vold_ai.evaluate(far)
