@@ -117,7 +117,7 @@ export function createBoard(host, { submit, choose } = {}) {
   injectStyle();
   const root = document.createElement("div");
   root.className = "volo-board";
-  const svg = el("svg", { class: "volo-sky", role: "img", "aria-label": "Volo board" });
+  const svg = el("svg", { class: "volo-sky", role: "group", "aria-label": "Volo board" });
   const bar = document.createElement("div");
   bar.className = "volo-bar";
   const hint = document.createElement("span");
