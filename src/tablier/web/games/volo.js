@@ -35,6 +35,8 @@ const STYLE = `
   text-anchor: middle; dominant-baseline: central; pointer-events: none; }
 .volo-sky .cell { cursor: default; }
 .volo-sky .cell.clickable { cursor: pointer; }
+.volo-sky .cell:focus { outline: none; }
+.volo-sky .cell:focus-visible .hex { stroke: var(--focus, #0072B2); stroke-width: 3.5; }
 .volo-board .bird.orange { fill: var(--volo-o); stroke: var(--volo-bird-line); stroke-width: 1.2; }
 .volo-board .bird.blue { fill: var(--volo-b); stroke: var(--volo-bird-line); stroke-width: 1.2; }
 .volo-board .ring { fill: none; stroke: var(--volo-mark); stroke-width: 2.4; }
@@ -145,6 +147,7 @@ export function createBoard(host, { submit, choose } = {}) {
   let preview = null; // landing cells shown while hovering a flight target
   let coords = new Map(); // label -> [q, r]
   let cellEls = new Map(); // label -> the cell's <g>, for hover previews without a redraw
+  let focusCell = null; // the cell to focus again after a redraw (keyboard input)
 
   const send = (notation) => {
     selection = null;
@@ -421,8 +424,19 @@ export function createBoard(host, { submit, choose } = {}) {
         const t = el("text", { class: "region-letter", x, y }, marks);
         t.textContent = String(regionOf.get(c) + 1);
       }
+      if (classes.includes("clickable")) {
+        g.setAttribute("tabindex", "0");
+        g.setAttribute("role", "button");
+      }
       g.addEventListener("click", () => onCellClick(c));
+      g.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        focusCell = c;
+        onCellClick(c);
+      });
       g.addEventListener("mouseenter", () => onHover(c, true));
+      g.addEventListener("focus", () => onHover(c, true));
       g.addEventListener("mouseleave", () => onHover(c, false));
     }
     if (coordinates) {
@@ -454,6 +468,13 @@ export function createBoard(host, { submit, choose } = {}) {
     );
     svg.setAttribute("aria-label", `Volo ${board.board} board`);
     setHint();
+    if (focusCell !== null) {
+      // keyboard use: keep the focus on the cell just used (or on the first target)
+      const again = cellEls.get(focusCell);
+      const next = again && again.getAttribute("tabindex") ? again : svg.querySelector(".target");
+      focusCell = null;
+      if (next) next.focus();
+    }
   }
 
   return {
