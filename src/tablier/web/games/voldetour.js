@@ -19,7 +19,7 @@ const C = 20;
 const K = [1, 1, (2 * B) / C];
 // light direction in view coordinates, normalised
 const LIGHT = (() => {
-  const l = [0.3, 0.62, 0.72];
+  const l = [0.25, 0.5, 0.83];
   const n = Math.hypot(...l);
   return l.map((x) => x / n);
 })();
@@ -28,6 +28,8 @@ const ARROWS = { n: "↑", e: "→", s: "↓", w: "←", u: "⇅" };
 const DIR_WORDS = { n: "rises north", e: "rises east", s: "rises south", w: "rises west",
   u: "upside down, nested on a slope" };
 const MAP_SQ = 34;
+// how long the put chosen with a take waits for the take to be played (a confirm step)
+const PENDING_MS = 120000;
 
 let styleAdded = false;
 
@@ -35,20 +37,17 @@ function addStyle() {
   if (styleAdded || document.getElementById("vd-style")) return;
   styleAdded = true;
   const css = `
-.vd-board { --vd-side0: var(--side-0, #E69F00); --vd-side1: var(--side-1, #0072B2);
-  --vd-floor: var(--board-bg, #f3efe6); --vd-floor-line: rgba(0,0,0,.18);
-  --vd-ink: var(--fg, #222); --vd-muted: var(--muted, #666);
-  --vd-tower: #8a8f98; --vd-target: var(--target, #009E73); --vd-last: var(--last, #CC79A7);
-  --vd-select: var(--selected, #D55E00); --vd-marked: #CC79A7;
+.vd-board { --vd-side0: var(--side0, #E69F00); --vd-side1: var(--side1, #0072B2);
+  --vd-floor: var(--cell-bg, #fbf7ee); --vd-floor-line: var(--line, #c9c6bd);
+  --vd-ink: var(--text, #1d1d1b); --vd-muted: var(--muted, #5c5c58);
+  --vd-tower: var(--cube, #8a8f98); --vd-target: var(--target, #009E73);
+  --vd-last: var(--last, #F0E442); --vd-select: var(--selected, #CC79A7);
+  --vd-marked: var(--alert, #D55E00);
   display: flex; flex-direction: column; gap: .5rem; color: var(--vd-ink); max-width: 100%; }
-@media (prefers-color-scheme: dark) { :root:not([data-theme="light"]) .vd-board {
-  --vd-floor: var(--board-bg, #2b2d31); --vd-floor-line: rgba(255,255,255,.18);
-  --vd-ink: var(--fg, #e8e8e8); --vd-muted: var(--muted, #aaa); } }
-:root[data-theme="dark"] .vd-board, .dark .vd-board {
-  --vd-floor: var(--board-bg, #2b2d31); --vd-floor-line: rgba(255,255,255,.18);
-  --vd-ink: var(--fg, #e8e8e8); --vd-muted: var(--muted, #aaa); }
 .vd-panes { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-start; }
-.vd-pane { flex: 1 1 300px; min-width: 0; max-width: 520px; position: relative; }
+.vd-pane { min-width: 0; position: relative; }
+.vd-iso-pane { flex: 3 1 320px; max-width: 680px; }
+.vd-map-pane { flex: 2 1 260px; max-width: 440px; }
 .vd-pane svg { width: 100%; height: auto; display: block; touch-action: manipulation;
   user-select: none; -webkit-user-select: none; }
 .vd-viewbar { display: flex; gap: .25rem; align-items: center; flex-wrap: wrap;
@@ -63,12 +62,13 @@ function addStyle() {
 .vd-sq.clickable { cursor: pointer; }
 .vd-shade { pointer-events: none; fill: var(--vd-ink); }
 .vd-mark { pointer-events: none; }
-.vd-num { font: 600 12px system-ui, sans-serif; fill: var(--vd-ink); pointer-events: none; }
+.vd-num { font: 600 11px system-ui, sans-serif; fill: var(--vd-ink); pointer-events: none; }
+.vd-num.big { font-size: 15px; }
 .vd-coord { font: 10px system-ui, sans-serif; fill: var(--vd-muted); }
 .vd-target-dot { fill: var(--vd-target); pointer-events: none; opacity: .85; }
 .vd-sq.target { stroke: var(--vd-target); stroke-width: 3; }
 .vd-sq.selected { stroke: var(--vd-select); stroke-width: 3.5; }
-.vd-sq.last { stroke: var(--vd-last); stroke-width: 3; stroke-dasharray: 5 3; }
+.vd-sq.last { fill: color-mix(in srgb, var(--vd-last) 65%, var(--vd-floor)); }
 .vd-ghost-sq { fill: url(#vd-ghost-hatch); pointer-events: none; }
 .vd-path { fill: none; stroke: var(--vd-last); stroke-width: 3; stroke-linecap: round;
   stroke-linejoin: round; opacity: .8; pointer-events: none; }
@@ -79,7 +79,8 @@ function addStyle() {
 .vd-last-cell .vd-edge { stroke: var(--vd-last); stroke-width: 2; }
 .vd-lifted { opacity: .35; }
 .vd-floor { fill: var(--vd-floor); stroke: var(--vd-floor-line); stroke-width: .7; }
-.vd-floor.marked { fill: var(--vd-marked); fill-opacity: .35; }
+.vd-floor.marked { fill: color-mix(in srgb, var(--vd-marked) 30%, var(--vd-floor)); }
+.vd-floor.last { fill: color-mix(in srgb, var(--vd-last) 65%, var(--vd-floor)); }
 .vd-compass { font: 700 11px system-ui, sans-serif; fill: var(--vd-ink); }
 .vd-info { display: flex; flex-direction: column; gap: .4rem; font-size: .9rem; }
 .vd-info .vd-player { display: flex; flex-direction: column; gap: .1rem; }
@@ -141,9 +142,10 @@ function visible(n) {
 }
 
 function shadeOf(n) {
+  // how much darker than its colour a face is drawn: lit from above, a little from the left
   const len = Math.hypot(...n) || 1;
   const d = (n[0] * LIGHT[0] + n[1] * LIGHT[1] + n[2] * LIGHT[2]) / len;
-  return Math.max(0, Math.min(0.62, 0.62 - 0.62 * Math.max(0, d)));
+  return (1 - (0.5 + 0.5 * d)) * 0.8;
 }
 
 // The faces of a unit cell's solids, in local coordinates ([0,1]^3 relative to the cell),
@@ -411,7 +413,8 @@ export function createBoard(host, { submit, choose } = {}) {
         if (sel.key === "hand") {
           send(choice.notation);
         } else {
-          pending = { position: view.position, take: sel.key, put: choice.notation };
+          pending = { position: view.position, take: sel.key, put: choice.notation,
+            until: Date.now() + PENDING_MS };
           send(sel.key);
         }
         return;
@@ -531,11 +534,13 @@ export function createBoard(host, { submit, choose } = {}) {
     // floor
     const floor = svg("g", { class: "vd-floor-layer" });
     const marked = new Set(view.marked || []);
+    const lastFloor = new Set(lastSquares());
     for (let y = 0; y < H; y++) {
       for (let x = 0; x < W; x++) {
         const pts = [[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]].map(([a, b]) => proj.point(a, b, 0));
         const sq = labelOf(files, x, y);
-        floor.append(svg("polygon", { class: `vd-floor${marked.has(sq) ? " marked" : ""}`,
+        const cls = `vd-floor${marked.has(sq) ? " marked" : ""}${lastFloor.has(sq) ? " last" : ""}`;
+        floor.append(svg("polygon", { class: cls, "data-square": sq,
           points: polyPoints(pts) }));
       }
     }
@@ -606,6 +611,10 @@ export function createBoard(host, { submit, choose } = {}) {
     const solids = svg("g", { class: "vd-solids" });
     for (const it of items) solids.append(it.node);
     root3d.append(solids);
+    // the Lords once more, faintly, over everything: never lost behind a building
+    const xray = svg("g", { class: "vd-xray", opacity: 0.3, "pointer-events": "none" });
+    for (const lord of view.lords) xray.append(drawLord(proj, lord));
+    root3d.append(xray);
 
     // the last Lord move, over everything
     if (last && last.kind === "lord" && last.path) {
@@ -708,18 +717,17 @@ export function createBoard(host, { submit, choose } = {}) {
   }
 
   function isoCoordinates(proj, W, H, files) {
+    // labels along the two edges nearest to the viewer (the far ones would hide behind pieces)
     const g = svg("g", { class: "vd-iso-coords" });
+    const yEdge = proj.point(W / 2, -0.45, 0)[1] >= proj.point(W / 2, H + 0.45, 0)[1] ? -0.45 : H + 0.45;
+    const xEdge = proj.point(-0.45, H / 2, 0)[1] >= proj.point(W + 0.45, H / 2, 0)[1] ? -0.45 : W + 0.45;
     for (let x = 0; x < W; x++) {
-      for (const y of [-0.45, H + 0.45]) {
-        const [sx, sy] = proj.point(x + 0.5, y, 0);
-        g.append(svg("text", { class: "vd-coord", x: sx, y: sy + 3, "text-anchor": "middle" }, files[x]));
-      }
+      const [sx, sy] = proj.point(x + 0.5, yEdge, 0);
+      g.append(svg("text", { class: "vd-coord", x: sx, y: sy + 4, "text-anchor": "middle" }, files[x]));
     }
     for (let y = 0; y < H; y++) {
-      for (const x of [-0.45, W + 0.45]) {
-        const [sx, sy] = proj.point(x, y + 0.5, 0);
-        g.append(svg("text", { class: "vd-coord", x: sx, y: sy + 3, "text-anchor": "middle" }, String(y + 1)));
-      }
+      const [sx, sy] = proj.point(xEdge, y + 0.5, 0);
+      g.append(svg("text", { class: "vd-coord", x: sx, y: sy + 4, "text-anchor": "middle" }, String(y + 1)));
     }
     return g;
   }
@@ -811,23 +819,24 @@ export function createBoard(host, { submit, choose } = {}) {
             fill: "none", stroke: "var(--vd-marked)", "stroke-width": 2, "stroke-dasharray": "2 2" }));
         }
         const tower = towerAt.get(sq);
+        const lord = lordAt.get(sq);
         if (tower) cell.append(mapTower(px, py, S, tower));
         else if (col.top !== null && col.top !== undefined) cell.append(mapOwner(px, py, S, col.top));
         if (col.slope) {
           cell.append(mapArrow(px, py, S, col.slope.dir, flipped));
-          cell.append(svg("text", { class: "vd-num", x: px + 6, y: py + S - 5 }, String(col.slope.level)));
-        } else if (!tower) {
-          const lord = lordAt.get(sq);
-          const tx = lord ? px + 7 : px + S / 2;
-          const ty = lord ? py + S - 4 : py + S / 2 + 4;
-          if (col.height > 0 || lord) {
-            cell.append(svg("text", { class: "vd-num", x: tx, y: ty, "text-anchor": "middle" }, String(col.height)));
-          }
+          cell.append(svg("text", { class: "vd-num", x: px + 5, y: py + S - 5 }, String(col.slope.level)));
+        } else if (!tower && (col.height > 0 || lord)) {
+          const small = !!lord;
+          cell.append(svg("text", {
+            class: small ? "vd-num" : "vd-num big",
+            x: small ? px + 5 : px + S / 2,
+            y: small ? py + 13 : py + S / 2 + 5,
+            "text-anchor": small ? "start" : "middle",
+          }, String(col.height)));
         }
-        const lord = lordAt.get(sq);
-        if (lord) cell.append(mapLord(px, py, S, lord));
+        if (lord) cell.append(mapLord(px, py, S, lord, !!tower));
         if (targets.has(sq)) {
-          cell.append(svg("circle", { class: "vd-target-dot", cx: px + S - 7, cy: py + 7, r: 3.5 }));
+          cell.append(svg("circle", { class: "vd-target-dot", cx: px + S - 7, cy: py + S - 7, r: 3.5 }));
         }
         root2d.append(cell);
       }
@@ -922,16 +931,18 @@ export function createBoard(host, { submit, choose } = {}) {
   }
 
   function mapTower(px, py, S, tower) {
+    // a grey square with battlements along its top edge in the owner's style
     const g = svg("g", { class: `vd-mark vd-tower-mark vd-owner-${tower.owner}` });
-    const x0 = px + 7;
-    const x1 = px + S - 7;
-    const yb = py + S - 6;
-    const yt = py + 9;
-    const w = (x1 - x0) / 5;
-    const d = `M${x0},${yb} L${x0},${yt} L${x0 + w},${yt} L${x0 + w},${yt + 4} L${x0 + 2 * w},${yt + 4} L${x0 + 2 * w},${yt} L${x0 + 3 * w},${yt} L${x0 + 3 * w},${yt + 4} L${x0 + 4 * w},${yt + 4} L${x0 + 4 * w},${yt} L${x1},${yt} L${x1},${yb} Z`;
-    g.append(svg("path", { d, fill: tower.owner === 0 ? sideFill(0) : "#fff", stroke: tower.owner === 0 ? "#000" : sideFill(1),
-      "stroke-width": tower.owner === 0 ? 1 : 2.5 }));
-    if (tower.owner === 1) g.append(svg("circle", { cx: px + S / 2, cy: py + S / 2 + 3, r: 3, fill: sideFill(1) }));
+    g.append(svg("rect", { x: px + 1, y: py + 1, width: S - 2, height: S - 2, rx: 2, fill: "var(--vd-tower)" }));
+    const x0 = px + 4;
+    const w = (S - 8) / 5;
+    const yt = py + 4;
+    const d = `M${x0},${yt + 9} L${x0},${yt} L${x0 + w},${yt} L${x0 + w},${yt + 4} L${x0 + 2 * w},${yt + 4} L${x0 + 2 * w},${yt} L${x0 + 3 * w},${yt} L${x0 + 3 * w},${yt + 4} L${x0 + 4 * w},${yt + 4} L${x0 + 4 * w},${yt} L${x0 + 5 * w},${yt} L${x0 + 5 * w},${yt + 9} Z`;
+    const own = tower.owner === 0;
+    g.append(svg("path", { d, fill: own ? sideFill(0) : "#fff", stroke: own ? "#000" : sideFill(1),
+      "stroke-width": own ? 1 : 2 }));
+    if (!own) g.append(svg("circle", { cx: px + S / 2, cy: yt + 6, r: 2, fill: sideFill(1) }));
+    g.append(svg("title", {}, `${view.players[tower.owner]}'s tower (height ${tower.height})`));
     return g;
   }
 
@@ -952,19 +963,20 @@ export function createBoard(host, { submit, choose } = {}) {
       fill: "none", stroke: "var(--vd-ink)", "stroke-width": 2.2, "stroke-linecap": "round" });
   }
 
-  function mapLord(px, py, S, lord) {
-    const cx = px + S / 2 + 3;
-    const cy = py + S / 2;
+  function mapLord(px, py, S, lord, onTower) {
+    const cx = px + S / 2 + (onTower ? 0 : 3);
+    const cy = py + S / 2 + (onTower ? 4 : 1);
     const g = svg("g", { class: `vd-mark vd-lord-mark vd-lord-${lord.owner}`, "data-lord": String(lord.owner) });
-    const crown = `M${cx - 8},${cy + 2} L${cx - 8},${cy - 8} L${cx - 4},${cy - 3} L${cx},${cy - 10} L${cx + 4},${cy - 3} L${cx + 8},${cy - 8} L${cx + 8},${cy + 2} Z`;
+    const crown = `M${cx - 7},${cy} L${cx - 7},${cy - 8} L${cx - 3.5},${cy - 4} L${cx},${cy - 10} L${cx + 3.5},${cy - 4} L${cx + 7},${cy - 8} L${cx + 7},${cy} Z`;
     if (lord.owner === 0) {
-      g.append(svg("circle", { cx, cy: cy + 4, r: 9, fill: sideFill(0), stroke: "#000", "stroke-width": 1.2 }));
+      g.append(svg("circle", { cx, cy: cy + 4, r: 7.5, fill: sideFill(0), stroke: "#000", "stroke-width": 1.2 }));
       g.append(svg("path", { d: crown, fill: sideFill(0), stroke: "#000", "stroke-width": 1.2 }));
     } else {
-      g.append(svg("circle", { cx, cy: cy + 4, r: 8, fill: "#fff", stroke: sideFill(1), "stroke-width": 3 }));
+      g.append(svg("circle", { cx, cy: cy + 4, r: 7, fill: "#fff", stroke: sideFill(1), "stroke-width": 2.6 }));
       g.append(svg("path", { d: crown, fill: "#fff", stroke: sideFill(1), "stroke-width": 2 }));
-      g.append(svg("circle", { cx, cy: cy + 4, r: 3, fill: sideFill(1) }));
+      g.append(svg("circle", { cx, cy: cy + 4, r: 2.6, fill: sideFill(1) }));
     }
+    g.append(svg("title", {}, `${view.players[lord.owner]}'s Lord (level ${lord.level})`));
     return g;
   }
 
@@ -1088,15 +1100,17 @@ export function createBoard(host, { submit, choose } = {}) {
         hover = null;
       }
       const hand = view.turn && view.turn.hand;
-      if (pending && view.position !== pending.position) {
+      if (pending && (Date.now() > pending.until || (!hand && view.position !== pending.position))) {
+        pending = null;
+      }
+      if (pending && hand && legal && view.position !== pending.position) {
         const next = pending.put;
-        if (!hand || legal) pending = null; // else: wait for the legal moves of the new position
-        if (hand && legal && moves.puts.some((mv) => mv.notation === next)) {
-          // the take was accepted: send the put chosen with it
-          sel = { type: "piece", key: "hand", orientation: null, anchor: null };
-          const mv = moves.puts.find((m) => m.notation === next);
-          sel.orientation = mv.orientation;
-          sel.anchor = mv.anchor;
+        const took = last && last.notation === pending.take;
+        pending = null;
+        const mv = moves.puts.find((m) => m.notation === next);
+        if (took && mv) {
+          // the take was played: send the put chosen with it
+          sel = { type: "piece", key: "hand", orientation: mv.orientation, anchor: mv.anchor };
           draw();
           setTimeout(() => send(next), 0);
           return;
@@ -1116,7 +1130,8 @@ export function createBoard(host, { submit, choose } = {}) {
     },
 
     reset() {
-      pending = null;
+      // the shell calls this after every move and when its confirm step is cancelled; a
+      // put waiting for its take survives (it expires, and fires only right after the take)
       reset();
     },
 
