@@ -365,11 +365,11 @@ class Viewer {
     const navButton = (testid, label, title, fn) =>
       el("button", { type: "button", "data-testid": testid, title, "aria-label": title, onclick: fn }, label);
     this.historyBar.append(
-      navButton("nav-first", "⏮", "Start (Home)", () => this.go(0)),
-      navButton("nav-prev", "◀", "Back one move (←)", () => this.step(-1)),
+      navButton("nav-first", "«", "Start (Home)", () => this.go(0)),
+      navButton("nav-prev", "‹", "Back one move (←)", () => this.step(-1)),
       this.plyLabel,
-      navButton("nav-next", "▶", "Forward one move (→)", () => this.step(1)),
-      navButton("nav-last", "⏭", "Latest position (End)", () => this.go(null)),
+      navButton("nav-next", "›", "Forward one move (→)", () => this.step(1)),
+      navButton("nav-last", "»", "Latest position (End)", () => this.go(null)),
     );
     this.info = el("div", { class: "info", "data-testid": "info" });
     this.moveList = el("ol", { class: "move-list", "data-testid": "move-list" });
@@ -1035,8 +1035,10 @@ class ReviewPage {
         el("p", {}, el("a", { href: "/", "data-internal": true }, "Open one from the lobby"))));
       return;
     }
-    const headers = el("dl", { class: "headers", "data-testid": "record-headers" });
+    const headers = el("dl", { class: "headers", "data-testid": "record-headers" },
+      el("dt", {}, "Game"), el("dd", { "data-testid": "record-spec" }, String(this.data.spec || this.data.game)));
     for (const [key, value] of Object.entries(this.data.headers || {})) {
+      if (key === "Game") continue;
       headers.append(el("dt", {}, key), el("dd", {}, String(value)));
     }
     const coords = el("input", { type: "checkbox", "data-testid": "toggle-coordinates", checked: settings().coordinates });

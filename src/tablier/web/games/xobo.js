@@ -11,10 +11,15 @@ const S = 40; // cell size
 const M = 34; // margin: edge bars and coordinates
 const SIZE = 9;
 const W = 2 * M + SIZE * S;
+const TOP = 26; // a band above the board for the voyna announcement
 const COLUMNS = "abcdefghi";
 
 function cellName(col, row) {
   return `${COLUMNS[col]}${row + 1}`;
+}
+
+function playersOf(view) {
+  return view.players || ["North-South", "East-West"];
 }
 
 function parseCell(name) {
@@ -25,7 +30,7 @@ function parseCell(name) {
 export function createBoard(host, { submit }) {
   const root = svg("svg", {
     class: "xobo-board",
-    viewBox: `0 0 ${W} ${W}`,
+    viewBox: `0 ${-TOP} ${W} ${W + TOP}`,
     role: "img",
     "aria-label": "XoBo board",
     "data-testid": "xobo-board",
@@ -147,7 +152,7 @@ export function createBoard(host, { submit }) {
   function draw() {
     clear(root);
     if (!view) return;
-    root.append(defs(), svg("rect", { x: 0, y: 0, width: W, height: W, class: "frame" }), edges());
+    root.append(defs(), svg("rect", { x: 0, y: -TOP, width: W, height: W + TOP, class: "frame" }), edges());
     if (options.coordinates) root.append(coordinates());
     const last = new Set((options.last && options.last.cells) || []);
     const threats = new Set(view.threats || []);
@@ -217,9 +222,10 @@ export function createBoard(host, { submit }) {
     }
     if (view.voyna) {
       root.append(
-        svg("rect", { x: 3, y: 3, width: W - 6, height: W - 6, rx: 8, class: "voyna-frame",
-          "pointer-events": "none" }),
-        svg("text", { x: W / 2, y: 11, class: "voyna-label", "data-testid": "board-voyna" }, "VOYNA!"),
+        svg("rect", { x: 3, y: 3 - TOP, width: W - 6, height: W + TOP - 6, rx: 8,
+          class: "voyna-frame", "pointer-events": "none" }),
+        svg("text", { x: W / 2, y: -TOP / 2 + 3, class: "voyna-label", "data-testid": "board-voyna" },
+          `VOYNA! ${playersOf(view)[view.voyna_by] || ""} threatens to win`),
       );
     }
   }
