@@ -59,7 +59,8 @@ def play_clicks(page: Page, cells: list[str], start_ply: int) -> int:
 
 def move_texts(page: Page) -> list[str]:
     """The notations of the move list."""
-    return [t.strip() for t in page.locator("[data-testid=move-item] .notation").all_text_contents()]
+    items = page.locator("[data-testid=move-item] .notation")
+    return [t.strip() for t in items.all_text_contents()]
 
 
 def height(page: Page, cell: str) -> int:
