@@ -290,11 +290,12 @@ def move_view(game: Voldetour, state: VState, move: VMove, base: dict[str, Any])
 
     ``kind`` is ``take``, ``put``, ``lord``, ``end`` or ``pass``.  Takes and
     puts give ``piece`` (``kind`` block/stair, ``id``, ``name`` for blocks,
-    ``from``: the placement it is lifted from, or None from the reserve);
-    takes add ``placements`` (what the piece could do once taken); puts add
-    the placement (``anchor``, ``level``, ``orientation``, ``dims`` or
-    ``dir``/``upside_down``, ``squares``, ``cells``).  Lord moves give
-    ``path`` (the squares landed on, start first), ``levels`` (their
+    and for takes ``from``: the placement it is lifted from, or None from the
+    reserve).  Takes add ``placements`` (what the piece could do once taken).
+    Puts add ``source`` (``reserve`` or ``board``) and the placement
+    (``anchor``, ``level``, ``orientation``, ``dims`` or ``dir``/``upside_down``,
+    ``squares``, ``cells``).  Lord moves give ``path`` (the squares landed on,
+    start first), ``levels`` (their
     heights), ``from`` and ``to``.
     """
     ps = game.pieceset
@@ -326,7 +327,9 @@ def move_view(game: Voldetour, state: VState, move: VMove, base: dict[str, Any])
     elif tag == "P":
         hand = _hand(state)
         assert hand is not None  # a put is legal only with a piece in hand
-        view["piece"] = {key: hand[key] for key in ("kind", "id", "name", "from") if key in hand}
+        # the placement it was lifted from is in the state view (turn.hand.from)
+        view["piece"] = {key: hand[key] for key in ("kind", "id", "name") if key in hand}
+        view["source"] = "reserve" if hand["from"] is None else "board"
         if move[1] == "B":
             view.update(_block_place(ps, (move[3], move[4], move[5])))
         else:
