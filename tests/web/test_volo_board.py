@@ -29,10 +29,17 @@ def _moves(page) -> list[str]:
 
 def _confirm(page, notation: str, count: int) -> None:
     """Pass the shell's confirm step (when on) and wait for the move to be played."""
-    confirm = page.locator("[data-testid=confirm-move]")
+    page.wait_for_function(
+        """n => {
+            const bar = document.querySelector('[data-testid=confirm-bar]');
+            return (bar && !bar.hidden)
+                || document.querySelectorAll('[data-testid=move-item]').length >= n;
+        }""",
+        arg=count,
+    )
     if page.locator("[data-testid=confirm-bar]").is_visible():
         assert page.inner_text("[data-testid=pending-move]").strip() == notation
-        confirm.click()
+        page.click("[data-testid=confirm-move]")
     page.wait_for_function(
         "n => document.querySelectorAll('[data-testid=move-item]').length >= n", arg=count
     )
@@ -42,6 +49,18 @@ def _confirm(page, notation: str, count: int) -> None:
 def _click(page, *cells: str) -> None:
     for cell in cells:
         page.click(f'.volo-sky [data-cell="{cell}"]')
+
+
+def _ready(page, cell: str, kind: str) -> None:
+    """Wait until the board offers ``cell`` as a ``target`` or ``movable`` (legal moves in)."""
+    page.wait_for_selector(f'.volo-sky .cell.{kind}[data-cell="{cell}"]')
+
+
+def _add(page, cell: str, count: int) -> None:
+    """Add a bird on ``cell`` by a click; it becomes move number ``count``."""
+    _ready(page, cell, "target")
+    _click(page, cell)
+    _confirm(page, cell, count)
 
 
 def _targets(page) -> set[str]:
@@ -61,12 +80,12 @@ def test_volo_mini_game_by_clicks(live_server, new_page, screenshot):
     assert page.locator(".volo-sky .cell").count() == 84
 
     for count, cell in enumerate(("a3", "a2", "d3", "h8"), start=1):
-        _click(page, cell)
-        _confirm(page, cell, count)
+        _add(page, cell, count)
         assert page.locator(f'.volo-sky .cell.last-to[data-cell="{cell}"]').count() == 1
     assert _bird(page, "a2") == "blue" and _bird(page, "d3") == "orange"
 
     # a flight: select d3, see its destinations, pick b3; it divides Blue: choose the region
+    _ready(page, "d3", "movable")
     _click(page, "d3")
     assert page.locator('.volo-sky .cell.selected[data-cell="d3"]').count() == 1
     assert _targets(page) == {"b1", "c2", "b3", "c3"}
@@ -90,14 +109,15 @@ def test_volo_mini_game_by_clicks(live_server, new_page, screenshot):
     assert len(_moves(page)) == 5
 
     for count, cell in ((6, "e9"), (7, "d4")):
-        _click(page, cell)
-        _confirm(page, cell, count)
+        _add(page, cell, count)
     # a move typed in notation
+    _ready(page, "h10", "target")
     page.fill("[data-testid=move-input]", "h10")
     page.click("[data-testid=move-submit]")
     _confirm(page, "h10", 8)
 
     # a line flies: a3 then b3 selects the line; d3 is where its leading bird (b3) lands
+    _ready(page, "a3", "movable")
     _click(page, "a3")
     assert _targets(page) == set()  # a3 alone cannot fly
     _click(page, "b3")
@@ -119,8 +139,7 @@ def test_volo_standard_board_on_a_phone(live_server, new_page, screenshot):
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     box = page.locator("svg.volo-sky").bounding_box()
     assert box is not None and box["width"] <= 375
-    _click(page, "g5")
-    _confirm(page, "g5", 1)
+    _add(page, "g5", 1)
     assert page.locator('.volo-sky .cell.last-to[data-cell="g5"]').count() == 1
     assert page.locator(".volo-sky .coord").count() > 0
     page.evaluate("window.scrollTo(0, 0)")
