@@ -36,6 +36,7 @@ def test_online_game_live_seats_undo_resign_rematch(live_server, new_page, scree
     alice.check("[data-testid=mode-online]")
     alice.select_option("[data-testid=new-game-seat]", "0")
     alice.fill("[data-testid=player-name]", "Alice <b>&")
+    screenshot(alice, "lobby")
     alice.click("[data-testid=create-game]")
     alice.wait_for_url(GAME_URL)
     game_id = alice.url.rsplit("/", 1)[1]
@@ -100,6 +101,14 @@ def test_online_game_live_seats_undo_resign_rematch(live_server, new_page, scree
     expect(bob.get_by_test_id("your-turn")).to_be_visible()
     screenshot(watcher, "xobo-spectator")
 
+    # a draw offer, declined
+    alice.get_by_test_id("offer-draw").click()
+    expect(alice.get_by_test_id("draw-waiting")).to_be_visible()
+    expect(bob.get_by_test_id("draw-offered")).to_be_visible()
+    bob.get_by_test_id("decline-draw").click()
+    expect(alice.get_by_test_id("offer-draw")).to_be_visible()
+    expect(bob.get_by_test_id("draw-offered")).to_have_count(0)
+
     # Bob resigns: everybody sees the banner with the reason
     bob.get_by_test_id("resign").click()
     bob.get_by_test_id("dialog-yes").click()
@@ -121,6 +130,18 @@ def test_online_game_live_seats_undo_resign_rematch(live_server, new_page, scree
     expect(bob.get_by_test_id("your-turn")).to_be_visible()
     click_cell(bob, "d4", confirm=True)
     expect_ply(alice, 1)
+
+
+def test_a_foreign_seat_link_only_watches(live_server, new_page):
+    made = create_game(live_server, "xobo", mode="online")
+    other = create_game(live_server, "xobo", mode="online")
+    page = new_page()
+    # the token of another game's seat, in this game's link
+    page.goto(f"{live_server.url}/g/{made['id']}#seat={other['tokens']['0']}")
+    expect(page.get_by_test_id("toast")).to_contain_text("watching")
+    expect(page.get_by_test_id("seat-0")).not_to_contain_text("you")
+    expect(page.locator(".xobo-board .target")).to_have_count(0)
+    expect(page.get_by_test_id("resign")).to_have_count(0)
 
 
 def test_takeback_against_the_ai(live_server, new_page):

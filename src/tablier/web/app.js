@@ -630,7 +630,17 @@ class GamePage {
 
   async load() {
     try {
-      const snap = await api.game(this.id, this.token);
+      let snap;
+      try {
+        snap = await api.game(this.id, this.token);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 403 && this.token)) throw err;
+        // a stored seat link that this game does not know: forget it, watch as a spectator
+        this.token = null;
+        forgetGame(this.id);
+        toast("This seat link is not valid for this game: you are watching.", "error");
+        snap = await api.game(this.id, null);
+      }
       await this.enqueue(() => this.applySnapshot(snap));
     } catch (err) {
       if (this.closed) return;
