@@ -150,6 +150,16 @@ def read_results(path: str | os.PathLike) -> list[dict[str, Any]]:
     return out
 
 
+def _ends_inside_a_line(path: str | os.PathLike) -> bool:
+    """Whether the file is not empty and its last byte is not a newline."""
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        if f.tell() == 0:
+            return False
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) != b"\n"
+
+
 def run_match(
     game: Game,
     a: str,
@@ -202,6 +212,8 @@ def run_match(
     todo = [i for i in range(games) if i not in done]
     try:
         handle = open(out, "a", encoding="utf-8") if out is not None else None  # noqa: SIM115
+        if handle is not None and _ends_inside_a_line(out):
+            handle.write("\n")  # close a half-written line: new results start on their own
     except OSError as exc:
         raise TablierError(f"cannot write the results to {out}: {exc.strerror}") from None
 

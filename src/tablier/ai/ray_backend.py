@@ -112,6 +112,8 @@ def check_address(address: str) -> None:
 
 def _connect(ray: Any, address: str | None, jobs: int | None) -> bool:
     """Connect to Ray as described in the module docstring; True if we must disconnect."""
+    if address is not None:
+        check_address(address)
     if ray.is_initialized():
         if address is not None:
             raise TablierError(
@@ -126,7 +128,8 @@ def _connect(ray: Any, address: str | None, jobs: int | None) -> bool:
         if jobs is not None:
             kwargs["num_cpus"] = jobs
     else:
-        check_address(target)
+        if address is None:
+            check_address(target)
         kwargs["address"] = target
     try:
         ray.init(**kwargs)
