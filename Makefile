@@ -15,9 +15,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/tablier serve
 
+# loadgroup: the tests marked xdist_group("ray") share one worker (one Ray instance).
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
