@@ -171,7 +171,10 @@ def test_voldetour_default_set_and_phone(live_server, new_page, screenshot):
     _played(page, "Lb2-c2", 5, confirm=False)
     page.click("[data-testid=vd-take-B113]")
     page.click("[data-testid=vd-orient-3x1x1]")
-    _click(page, "f8")
+    # by the keyboard: the target squares are focusable, focus previews, Enter plays
+    page.focus('.vd-map [data-cell="f8"].target')
+    expect(page.get_by_test_id("vd-ghost")).to_have_count(3)
+    page.keyboard.press("Enter")
     _played(page, "B113@f8:3x1x1", 7, confirm=False)
     screenshot(page, "voldetour-default")
     page.click("[data-testid=vd-rotate-right]")

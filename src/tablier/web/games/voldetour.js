@@ -60,6 +60,8 @@ function addStyle() {
 .vd-hint { font-size: .9rem; min-height: 1.2em; }
 .vd-sq { fill: var(--vd-floor); stroke: var(--vd-floor-line); stroke-width: 1; cursor: default; }
 .vd-sq.clickable { cursor: pointer; }
+.vd-sq:focus { outline: none; }
+.vd-sq:focus-visible { stroke: var(--focus, #0072B2); stroke-width: 4; }
 .vd-shade { pointer-events: none; fill: var(--vd-ink); }
 .vd-mark { pointer-events: none; }
 .vd-num { font: 600 11px system-ui, sans-serif; fill: var(--vd-ink); pointer-events: none; }
@@ -226,6 +228,7 @@ export function createBoard(host, { submit, choose } = {}) {
   let moves = emptyMoves();
   let frame = 0;
   let mapOverlay = null;
+  let focusSq = null; // the map square with the keyboard focus
   let mapPos = null;
   let mapPathLine = null;
 
@@ -450,9 +453,14 @@ export function createBoard(host, { submit, choose } = {}) {
     const compass = ["north at the back right", "north at the back left",
       "north at the front left", "north at the front right"][r];
     rotLabel.textContent = `3D view: ${compass}`;
+    const hadFocus = mapPane.contains(document.activeElement);
     clear(isoPane).append(drawIso(r));
     clear(mapPane).append(drawMap());
     drawTray();
+    if (hadFocus && focusSq) {
+      const again = mapPane.querySelector(`[data-cell="${focusSq}"][tabindex]`);
+      if (again) again.focus({ preventScroll: true });
+    }
   }
 
   function scheduleDraw() {
@@ -802,6 +810,23 @@ export function createBoard(host, { submit, choose } = {}) {
           "aria-label": squareDescription(sq, col, lordAt.get(sq), towerAt.get(sq)),
         });
         rect.addEventListener("click", () => clickSquare(sq));
+        if (clickable.has(sq)) {
+          // keyboard: Tab between the squares that do something, Enter or Space to click
+          rect.setAttribute("tabindex", "0");
+          rect.addEventListener("keydown", (event) => {
+            if (event.key !== "Enter" && event.key !== " ") return;
+            event.preventDefault();
+            focusSq = sq;
+            clickSquare(sq);
+          });
+          rect.addEventListener("focus", () => {
+            focusSq = sq;
+            if (hover !== sq) {
+              hover = sq;
+              if (sel) scheduleDraw();
+            }
+          });
+        }
         rect.addEventListener("pointerenter", () => {
           if (hover !== sq) {
             hover = sq;
