@@ -511,12 +511,13 @@ export function createBoard(host, { submit, choose } = {}) {
     const proj = projector(W, H, r);
     const items = []; // {depth, order, node}
     const g = ghost();
-    const liftedId = sel && sel.type === "piece" && sel.key !== "hand"
-      ? (moves.takes.find((mv) => mv.notation === sel.key) || {}).piece : null;
-    const liftedPieceId = liftedId && liftedId.from ? liftedId.id : null;
-    const lastIds = new Set();
-    const lastCells = new Set();
-    if (last && last.kind === "put") for (const c of last.cells || []) lastCells.add(c.join(","));
+    // a piece of yours chosen to be moved is drawn faded where it stands
+    const chosen = sel && sel.type === "piece" && sel.key !== "hand" ? selectedPiece() : null;
+    const liftedPieceId = chosen && chosen.from ? chosen.id : null;
+    // the piece put by the last move (stairs have no lasting id: compare the placement)
+    const isLast = (piece) => !!last && last.kind === "put" && last.player === piece.owner
+      && last.piece.kind === piece.kind && last.anchor === piece.anchor
+      && last.level === piece.level && last.orientation === piece.orientation;
 
     // the bounding box of the board and everything above it
     const corners = [[0, 0], [W, 0], [0, H], [W, H]];
@@ -562,9 +563,10 @@ export function createBoard(host, { submit, choose } = {}) {
     }
     for (const piece of view.pieces) {
       const same = pieceCells.get(piece.id);
+      const lastPiece = isLast(piece);
       for (const [x, y, z] of piece.cells) {
         const node = svg("g", {
-          class: `vd-cell${piece.id === liftedPieceId ? " vd-lifted" : ""}${lastCells.has(`${x},${y},${z}`) && last && last.piece && last.piece.id === piece.id ? " vd-last-cell" : ""}`,
+          class: `vd-cell${piece.id === liftedPieceId ? " vd-lifted" : ""}${lastPiece ? " vd-last-cell" : ""}`,
           "data-piece": piece.id,
         });
         if (piece.kind === "block") {
@@ -578,7 +580,6 @@ export function createBoard(host, { submit, choose } = {}) {
         }
         items.push({ depth: proj.depth(x, y, z), order: piece.kind === "stair" && piece.upside_down ? 2 : 1, node });
       }
-      if (last && last.piece && last.piece.id === piece.id) lastIds.add(piece.id);
     }
     // towers
     for (const t of view.towers) {
@@ -764,10 +765,10 @@ export function createBoard(host, { submit, choose } = {}) {
       class: "vd-map",
       "data-testid": "vd-map",
       viewBox: `0 0 ${W * S + 2 * m} ${H * S + 2 * m}`,
-      role: "grid",
+      role: "group",
       "aria-label": "Voldétour height map",
     });
-    root2d.append(defs2d());
+    root2d.append(defs());
     const pos = (x, y) => (flipped ? [m + (W - 1 - x) * S, m + y * S] : [m + x * S, m + (H - 1 - y) * S]);
     const p = view.turn.player;
     const group = currentGroup();
@@ -806,7 +807,7 @@ export function createBoard(host, { submit, choose } = {}) {
         const cell = svg("g", { class: "vd-map-cell" });
         const rect = svg("rect", {
           class: classes.join(" "), x: px + 1, y: py + 1, width: S - 2, height: S - 2, rx: 2,
-          "data-cell": sq, role: "gridcell",
+          "data-cell": sq, role: clickable.has(sq) ? "button" : "img",
           "aria-label": squareDescription(sq, col, lordAt.get(sq), towerAt.get(sq)),
         });
         rect.addEventListener("click", () => clickSquare(sq));
@@ -919,11 +920,6 @@ export function createBoard(host, { submit, choose } = {}) {
     if (sel && sel.type === "lord" && hover && moves.lords.get(hover)) {
       mapOverlay.append(mapPathLine(moves.lords.get(hover).path, "vd-path preview"));
     }
-  }
-
-  function defs2d() {
-    const d = defs();
-    return d;
   }
 
   function squareDescription(sq, col, lord, tower) {
