@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
+from web_helpers import create_game, open_seat
 
 
 def _create_local_game(page, base_url: str, pieces: str) -> None:
@@ -181,16 +182,22 @@ def test_voldetour_default_set_and_phone(live_server, new_page, screenshot):
     screenshot(page, "voldetour-default-rotated")
     page.click("[data-testid=vd-rotate-left]")
 
-    # the same game on a phone, in dark mode, without coordinates
+    # a game on a phone, in dark mode: the seat's link, a piece chosen, then no coordinates
+    created = create_game(live_server, "voldetour", options={"pieces": "default"})
     phone = new_page(viewport={"width": 375, "height": 812}, color_scheme="dark")
-    phone.goto(page.url)
+    open_seat(phone, live_server, created["id"], created["tokens"]["both"])
     phone.wait_for_selector(".vd-map [data-cell]")
+    phone.click("[data-testid=vd-take-B122]")
+    phone.click("[data-testid=vd-orient-2x1x2]")
+    phone.click('.vd-map [data-cell="c3"].target')
+    expect(phone.get_by_test_id("pending-move")).to_have_text("B122")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 375
-    for testid in ("vd-iso", "vd-map"):
+    for testid in ("vd-iso", "vd-map", "vd-tray"):
         box = phone.get_by_test_id(testid).bounding_box()
-        assert box is not None and box["width"] <= 375
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
     assert phone.locator(".vd-map .vd-coord").count() > 0
-    phone.uncheck("[data-testid=toggle-coordinates]")
-    phone.wait_for_function("document.querySelectorAll('.vd-board .vd-coord').length === 0")
     phone.evaluate("window.scrollTo(0, 0)")
     screenshot(phone, "voldetour-default-phone-dark", full_page=True)
+    phone.get_by_test_id("cancel-move").click()
+    phone.uncheck("[data-testid=toggle-coordinates]")
+    phone.wait_for_function("document.querySelectorAll('.vd-board .vd-coord').length === 0")
