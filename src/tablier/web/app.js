@@ -786,11 +786,14 @@ class GamePage {
     this.moveInput.disabled = !myTurn;
     this.form.querySelector("button").disabled = !myTurn;
     const ply = this.viewer.lastPly;
+    const host = this.viewer.boardHost;
     if (myTurn && this.legalPly !== ply) {
       if (this.legalFetching === ply) return;
       this.legalFetching = ply;
+      // the new position is drawn together with its legal moves (a few ms later), so that
+      // a board on screen at your turn always has its targets; data-ready tells the tests
       this.viewer.legal = null;
-      this.viewer.render();
+      host.dataset.ready = "0";
       try {
         const legal = await api.legal(this.id, this.token);
         if (this.closed || this.viewer.lastPly !== ply || legal.ply !== ply) return;
@@ -806,6 +809,7 @@ class GamePage {
       this.legalPly = -1;
     }
     this.viewer.render();
+    host.dataset.ready = "1";
   }
 
   // -- moves --

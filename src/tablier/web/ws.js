@@ -67,7 +67,7 @@ export class GameSocket {
 
   retry() {
     if (this.closed) return;
-    const delay = Math.min(10000, 300 * 2 ** this.attempt) * (0.8 + 0.4 * Math.random());
+    const delay = Math.min(8000, 250 * 1.6 ** this.attempt) * (0.8 + 0.4 * Math.random());
     this.attempt += 1;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), delay);
