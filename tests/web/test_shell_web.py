@@ -164,6 +164,15 @@ def test_takeback_against_the_ai(live_server, new_page):
     click_cell(page, "d4")
     expect_ply(page, 2)
     assert move_texts(page)[0] == "d4"
+    # the lobby lists it under my games and recent games; my games' link reopens my seat
+    game_id = page.url.rsplit("/", 1)[1]
+    page.get_by_role("link", name="Lobby").click()
+    mine = page.get_by_test_id("my-games").locator(f"a[href='/g/{game_id}']")
+    expect(mine).to_have_count(1)
+    expect(page.get_by_test_id("recent-games").locator(f"a[href='/g/{game_id}']")).to_have_count(1)
+    mine.click()
+    expect_ply(page, 2)
+    expect(page.get_by_test_id("your-turn")).to_be_visible()
 
 
 def test_export_and_import_a_record(live_server, new_page, screenshot, tmp_path):
