@@ -189,15 +189,21 @@ export function createBoard(host, { submit, choose } = {}) {
   }
 
   /** Flight targets of the current selection: landing cell -> [move_view]. */
+  let targetsCache = { selection: null, legal: null, targets: new Map() };
+
   function flightTargets() {
+    if (!selection) return new Map();
+    if (targetsCache.selection === selection && targetsCache.legal === legal) {
+      return targetsCache.targets;
+    }
     const out = new Map();
-    if (!selection) return out;
     for (const m of flights()) {
       if (!sameCells(m.from, selection.line)) continue;
       const cell = frontLanding(m, selection.anchor);
       if (!out.has(cell)) out.set(cell, []);
       out.get(cell).push(m);
     }
+    targetsCache = { selection, legal, targets: out };
     return out;
   }
 
