@@ -148,6 +148,21 @@ def test_volo_standard_board_on_a_phone(live_server, new_page, screenshot):
     page.uncheck("[data-testid=toggle-coordinates]")
     page.wait_for_function("document.querySelectorAll('.volo-sky .coord').length === 0")
     page.check("[data-testid=toggle-coordinates]")
+
+    # the board can be turned round: b2 (Orange's nest near row 1) goes to the top
+    def y(cell: str) -> float:
+        return page.locator(f'.volo-sky [data-cell="{cell}"]').bounding_box()["y"]
+
+    assert y("b2") > y("g12")
+    page.check("[data-testid=toggle-flip]")
+    page.wait_for_function(
+        """() => {
+            const at = (c) => document.querySelector(`.volo-sky [data-cell="${c}"]`)
+                .getBoundingClientRect().y;
+            return at("b2") < at("g12");
+        }"""
+    )
+    page.uncheck("[data-testid=toggle-flip]")
     page.set_viewport_size({"width": 1200, "height": 900})
     page.emulate_media(color_scheme="light")
     screenshot(page, "volo-standard")
