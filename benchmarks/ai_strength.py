@@ -50,6 +50,9 @@ def main() -> None:
     parser.add_argument("--budget", choices=("iter", "time"), default="iter")
     parser.add_argument("--pairs", default=DEFAULT_PAIRS)
     parser.add_argument("--out", default="/tmp/tablier-ai-strength")
+    parser.add_argument(
+        "--max-plies", type=int, default=1000, help="adjudicate a draw after this many decisions"
+    )
     args = parser.parse_args()
     game = tablier.games.from_spec(args.game)
     out = Path(args.out)
@@ -63,7 +66,10 @@ def main() -> None:
         b = ITER_LEVELS[b_name] if args.budget == "iter" else b_name
         slug = re.sub(r"[^a-z0-9]+", "_", f"{game.spec}-{args.budget}-{a_name}-{b_name}")
         path = out / f"{slug}.jsonl"
-        results = run_match(game, a, b, args.games, jobs=args.jobs, seed=args.seed, out=path)
+        results = run_match(
+            game, a, b, args.games, jobs=args.jobs, seed=args.seed, out=path,
+            max_plies=args.max_plies,
+        )
         s = summarise(results, a_name, b_name)
         per_game = sum(r["seconds"] for r in results) / len(results)
         text = s.describe().split("Elo ")[1]

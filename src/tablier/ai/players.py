@@ -248,7 +248,8 @@ class MCTSPlayer(Player):
         The candidates are the ``checks`` best moves of the analysis (proven
         wins are played as they are); each is checked with the solver for a
         forced win of the opponent within ``solver_depth`` decisions (whoever
-        decides next).  An unfinished check counts as safe; when every
+        decides next).  The checks share one solver, so ``solver_nodes`` bounds
+        all of them together.  An unfinished check counts as safe; when every
         candidate loses, the search's choice stays.
         """
         level = self.level
@@ -256,16 +257,16 @@ class MCTSPlayer(Player):
         candidates = [s for s in self.last_analysis if s.proven != "loss"][:checks]
         if not candidates or candidates[0].proven == "win":
             return best
+        # One solver for all the checks: they share its tables and its node limit.
+        solver = Solver(max_nodes=level.solver_nodes, order=order)
         for stat in candidates:
             after = state.apply_unchecked(stat.move)
             if after.outcome is not None:
                 return stat.move
-            seconds = None
             if deadline is not None:
-                seconds = deadline - time.perf_counter()
-                if seconds <= 0:
+                solver.max_seconds = deadline - time.perf_counter()
+                if solver.max_seconds <= 0:
                     return best
-            solver = Solver(max_nodes=level.solver_nodes, max_seconds=seconds, order=order)
             if not solver.forces_win(after, 1 - me, level.solver_depth):
                 return stat.move
         return best
