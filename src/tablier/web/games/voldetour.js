@@ -1163,7 +1163,7 @@ export function createBoard(host, { submit, choose } = {}) {
       clear(host);
     },
   };
-  void choose;
+  void choose; // not needed: the tray and the orientation buttons cover every choice
   return board;
 }
 
