@@ -261,3 +261,40 @@ def test_ctrl_c_stops_cleanly_and_the_file_resumes(ray_instance, tmp_path):
                         len(finished) + 1, out=out, backend="ray", on_result=played.append)
     assert [r["index"] for r in played] == [len(finished)]
     assert [r["index"] for r in results] == [*finished, len(finished)]
+
+
+class _FakeRay:
+    """Records the ray.init calls of ``ray_backend._connect``, without starting anything."""
+
+    def __init__(self):
+        self.calls = []
+
+    def is_initialized(self):
+        return False
+
+    def init(self, **kwargs):
+        self.calls.append(kwargs)
+
+
+def test_what_connect_asks_ray_for(monkeypatch):
+    from tablier.ai import ray_backend
+
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    fake = _FakeRay()
+    assert ray_backend._connect(fake, None, 3) is True  # a local instance of 3 CPUs
+    assert fake.calls[-1]["num_cpus"] == 3 and fake.calls[-1]["include_dashboard"] is False
+    ray_backend._connect(fake, None, None)  # every CPU: Ray's default
+    assert "num_cpus" not in fake.calls[-1] and "address" not in fake.calls[-1]
+    ray_backend._connect(fake, "auto", 3)  # a cluster: no CPU count, --jobs caps the tasks
+    assert fake.calls[-1]["address"] == "auto" and "num_cpus" not in fake.calls[-1]
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        address = f"127.0.0.1:{server.getsockname()[1]}"
+        monkeypatch.setenv("RAY_ADDRESS", address)
+        ray_backend._connect(fake, None, 2)
+        assert fake.calls[-1]["address"] == address and "num_cpus" not in fake.calls[-1]
+    monkeypatch.setenv("RAY_ADDRESS", "http://head:8265")
+    with pytest.raises(TablierError, match="RAY_ADDRESS: bad Ray address"):
+        ray_backend._connect(fake, None, 2)
+    assert len(fake.calls) == 4

@@ -129,7 +129,10 @@ def _connect(ray: Any, address: str | None, jobs: int | None) -> bool:
             kwargs["num_cpus"] = jobs
     else:
         if address is None:
-            check_address(target)
+            try:
+                check_address(target)
+            except TablierError as exc:
+                raise TablierError(f"RAY_ADDRESS: {exc}") from None
         kwargs["address"] = target
     try:
         ray.init(**kwargs)
