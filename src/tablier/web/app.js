@@ -564,7 +564,8 @@ class GamePage {
     this.connection = el("span", { class: "connection", "data-testid": "connection" }, "connecting…");
     this.aiBox = el("div", { class: "ai-thinking", "data-testid": "ai-thinking", hidden: true },
       el("span", {}, "The computer is thinking"),
-      this.aiBar = el("progress", { max: 1, value: 0 }));
+      this.aiBar = el("progress", { max: 1, value: 0, "aria-label": "The computer's progress" }),
+      this.aiBest = el("span", { class: "meta", "data-testid": "ai-best" }));
     this.confirmBar = el("div", { class: "confirm-bar", "data-testid": "confirm-bar", hidden: true });
     this.moveInput = el("input", {
       type: "text",
@@ -936,6 +937,8 @@ class GamePage {
     this.aiBox.hidden = !thinking;
     const fraction = this.ai && this.ai.progress ? Number(this.ai.progress.fraction) || 0 : 0;
     this.aiBar.value = Math.max(0, Math.min(1, fraction));
+    const best = this.ai && this.ai.progress ? this.ai.progress.best : null;
+    this.aiBest.textContent = thinking && best ? `best so far: ${best}` : "";
   }
 
   renderActions() {
