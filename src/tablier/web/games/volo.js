@@ -22,7 +22,8 @@ const SIDE_CLASS = ["orange", "blue"];
 const STYLE = `
 .volo-board { --volo-o: var(--side0, #E69F00); --volo-b: var(--side1, #0072B2);
   --volo-cell: var(--cell-bg, #fbf7ee); --volo-cell-line: var(--line, #b9ab8a);
-  --volo-hole: color-mix(in srgb, var(--board-bg, #e4dcc8) 82%, var(--text, #1d1d1b)); --volo-text: var(--text, #1d1d1b);
+  --volo-hole: color-mix(in srgb, var(--board-bg, #e4dcc8) 82%, var(--text, #1d1d1b));
+  --volo-text: var(--text, #1d1d1b);
   --volo-target: var(--target, #009E73); --volo-last: var(--last, #F0E442);
   --volo-select: var(--selected, #CC79A7); --volo-mark: #fff; --volo-bird-line: #2a2000;
   display: flex; flex-direction: column; align-items: center; gap: .4rem; width: 100%; }
@@ -51,16 +52,17 @@ const STYLE = `
   stroke: var(--volo-select); stroke-width: 3; }
 .volo-sky .cell.ghost .hex { stroke: var(--volo-target); stroke-width: 3; stroke-dasharray: 4 2; }
 .volo-sky .cell.last-to .hex { fill: color-mix(in srgb, var(--volo-last) 55%, var(--volo-cell)); }
-.volo-sky .last-frame { fill: none; stroke: color-mix(in srgb, var(--volo-last) 65%, var(--volo-text));
-  stroke-width: 2.5; pointer-events: none; }
+.volo-sky .last-frame { fill: none; pointer-events: none; stroke-width: 2.5;
+  stroke: color-mix(in srgb, var(--volo-last) 65%, var(--volo-text)); }
 .volo-sky .last-frame.from { stroke-dasharray: 4 3; }
-.volo-sky .gone { stroke: color-mix(in srgb, var(--volo-last) 50%, var(--volo-text)); stroke-width: 2.5;
-  pointer-events: none; }
+.volo-sky .gone { stroke: color-mix(in srgb, var(--volo-last) 50%, var(--volo-text));
+  stroke-width: 2.5; pointer-events: none; }
 .volo-sky .cell.region .hex { stroke: var(--volo-target); stroke-width: 3; }
 .volo-sky .region-letter { font: bold 13px system-ui, sans-serif; text-anchor: middle;
   dominant-baseline: central; fill: #fff; pointer-events: none;
   paint-order: stroke; stroke: #000; stroke-width: 3px; }
-.volo-bar { display: flex; gap: .6rem; align-items: center; flex-wrap: wrap; justify-content: center;
+.volo-bar { display: flex; gap: .6rem; align-items: center; flex-wrap: wrap;
+  justify-content: center;
   font-size: .9rem; min-height: 1.8rem; color: var(--volo-text); text-align: center; }
 .volo-info { display: grid; gap: .3rem; align-items: start; }
 .volo-info .side { display: flex; align-items: center; gap: .2rem .45rem; flex-wrap: wrap; }
@@ -188,9 +190,9 @@ export function createBoard(host, { submit, choose } = {}) {
     return move.to[pick];
   }
 
-  /** Flight targets of the current selection: landing cell -> [move_view]. */
   let targetsCache = { selection: null, legal: null, targets: new Map() };
 
+  /** Flight targets of the current selection: landing cell -> [move_view] (cached). */
   function flightTargets() {
     if (!selection) return new Map();
     if (targetsCache.selection === selection && targetsCache.legal === legal) {
@@ -243,12 +245,14 @@ export function createBoard(host, { submit, choose } = {}) {
       hint.textContent = "";
     } else if (choice) {
       const other = view.players[1 - view.to_move];
-      hint.textContent = `This flight divides ${other}: choose the region to keep (click one of its birds).`;
+      hint.textContent =
+        `This flight divides ${other}: choose the region to keep (click one of its birds).`;
     } else if (selection) {
-      const what = selection.line.length > 1 ? `line ${selection.line[0]}–${selection.line.at(-1)}` : selection.anchor;
-      const n = flightTargets().size;
-      hint.textContent = n
-        ? `${what} selected: click a marked cell (where the leading bird lands), or another bird in line.`
+      const line = selection.line;
+      const what = line.length > 1 ? `line ${line[0]}–${line.at(-1)}` : selection.anchor;
+      hint.textContent = flightTargets().size
+        ? `${what} selected: click a marked cell (where the leading bird lands), ` +
+          "or another bird in line."
         : `${what} has no flight of its own: click the bird at the other end of a line, ` +
           "or another bird.";
     } else {
@@ -530,8 +534,11 @@ export function createBoard(host, { submit, choose } = {}) {
       }
       const foot = document.createElement("div");
       foot.className = "volo-rules";
-      const passes = infoView.passes ? ` · ${infoView.passes} pass${infoView.passes > 1 ? "es" : ""} in a row` : "";
-      foot.textContent = `${infoView.board} board, ${infoView.edition} edition, ${infoView.total} birds each${passes}`;
+      const n = infoView.passes;
+      const passes = n ? ` · ${n} pass${n > 1 ? "es" : ""} in a row` : "";
+      foot.textContent =
+        `${infoView.board} board, ${infoView.edition} edition, ` +
+        `${infoView.total} birds each${passes}`;
       box.append(foot);
       return box;
     },
