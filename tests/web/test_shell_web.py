@@ -175,6 +175,35 @@ def test_takeback_against_the_ai(live_server, new_page):
     expect(page.get_by_test_id("your-turn")).to_be_visible()
 
 
+def test_ai_progress_bar(live_server, new_page):
+    """The page draws the server's ``ai`` messages: a progress bar and the best move so far.
+
+    The real AI answers too fast to watch in a test, so the messages are injected into the
+    page's WebSocket (Playwright forwards everything else to the real server)."""
+    made = create_game(live_server, "xobo", mode="ai", seat=0, ai_level="easy")
+    page = new_page()
+    sockets = []
+
+    def relay(ws):
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws/games/.*"), relay)
+    open_seat(page, live_server, made["id"], made["tokens"]["0"])
+    expect(page.get_by_test_id("connection")).to_have_text("live")
+    expect(page.locator("[data-testid=board][data-ready='1']")).to_have_count(1)
+    expect(page.get_by_test_id("seat-0")).to_contain_text("online")  # the hello was answered
+    bar = page.get_by_test_id("ai-thinking")
+    expect(bar).to_be_hidden()
+    progress = {"fraction": 0.5, "simulations": 800, "best": "e5"}
+    sockets[-1].send(json.dumps({"type": "ai", "thinking": True, "progress": progress}))
+    expect(bar).to_be_visible()
+    expect(page.get_by_test_id("ai-best")).to_have_text("best so far: e5")
+    assert bar.locator("progress").evaluate("p => p.value") == 0.5
+    sockets[-1].send(json.dumps({"type": "ai", "thinking": False, "progress": None}))
+    expect(bar).to_be_hidden()
+
+
 def test_export_and_import_a_record(live_server, new_page, screenshot, tmp_path):
     made = create_game(live_server, "xobo", mode="local", options={"stack": "three"})
     page = new_page(accept_downloads=True)
