@@ -45,6 +45,7 @@ def test_online_game_live_seats_undo_resign_rematch(live_server, new_page, scree
     invite = entry["invite"]
     assert invite.endswith(f"/g/{game_id}#seat=" + invite.split("#seat=")[1])
     expect(alice.get_by_test_id("copy-seat-link")).to_be_visible()
+    expect(alice.get_by_test_id("invite-link")).to_have_value(invite)
     # the name is shown as text, never as markup
     expect(alice.get_by_test_id("seat-0")).to_contain_text("Alice <b>&")
 
@@ -60,6 +61,7 @@ def test_online_game_live_seats_undo_resign_rematch(live_server, new_page, scree
     expect(watcher.get_by_test_id("resign")).to_have_count(0)
     expect(watcher.locator(".xobo-board .target")).to_have_count(0)
     expect(alice.get_by_test_id("seat-1")).to_contain_text("online")
+    expect(alice.get_by_test_id("invite-box")).to_have_count(0)  # Bob has come
 
     # Alice plays e5 through the confirm step (on by default); the others see it live
     expect(alice.get_by_test_id("your-turn")).to_be_visible()

@@ -691,7 +691,10 @@ class GamePage {
     if (snap.you !== undefined && snap.you !== null && this.token) {
       rememberGame(this.id, { seat: snap.you, game: snap.game, title: snap.title, mode: snap.mode });
     }
-    if (snap.ai) this.ai = { ...(this.ai || {}), thinking: !!snap.ai.thinking };
+    if (snap.ai) {
+      const thinking = !!snap.ai.thinking;
+      this.ai = { thinking, progress: thinking && this.ai ? this.ai.progress : null };
+    }
     if (first) document.title = `${snap.title || snap.game} — Tablier`;
     await this.viewer.ensureBoard(snap.game);
     if (this.viewer.lastPly !== snap.ply || first || this.historyStale(snap)) {
@@ -739,6 +742,7 @@ class GamePage {
       case "presence":
         this.presence = msg;
         this.renderPlayers();
+        this.renderActions();
         break;
       case "ai":
         this.ai = { thinking: !!msg.thinking, progress: msg.progress || null };
@@ -1004,6 +1008,15 @@ class GamePage {
     }
     this.actions.append(button("export-record", "Export the record", () => this.exportRecord()));
     const entry = myGame(this.id);
+    const opponent = you === 0 || you === 1 ? 1 - you : null;
+    const opponentHere = opponent !== null && this.presence && this.presence.seats[opponent];
+    if (entry && entry.invite && mode === "online" && this.active && ply === 0 && !opponentHere) {
+      const field = el("input", { type: "text", readonly: true, value: entry.invite,
+        class: "copy-field", "aria-label": "Your opponent's link", "data-testid": "invite-link" });
+      field.addEventListener("focus", () => field.select());
+      this.offers.append(el("div", { class: "invite", "data-testid": "invite-box" },
+        el("p", {}, "Send this link to your opponent (it gives them their seat):"), field));
+    }
     if (entry && entry.invite && mode === "online") {
       this.actions.append(button("copy-seat-link", "Copy the opponent's link",
         () => copyText(entry.invite, "Opponent's link")));
