@@ -158,3 +158,9 @@ def test_xobo_typed_moves_and_errors(live_server, new_page):
     page.get_by_test_id("confirm-move").click()
     expect(page.get_by_test_id("move-error")).not_to_be_empty()
     expect_ply(page, 1)
+    # the board works from the keyboard too: a highlighted cell takes the focus and Enter
+    page.locator("[data-cell='d4'].target").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("pending-move")).to_have_text("d4")
+    page.keyboard.press("Enter")  # the focus is on "Play it"
+    expect_ply(page, 2)

@@ -31,7 +31,7 @@ export function createBoard(host, { submit }) {
   const root = svg("svg", {
     class: "xobo-board",
     viewBox: `0 ${-TOP} ${W} ${W + TOP}`,
-    role: "img",
+    role: "group",
     "aria-label": "XoBo board",
     "data-testid": "xobo-board",
   });
