@@ -255,6 +255,26 @@ def test_export_and_import_a_record(live_server, new_page, screenshot, tmp_path)
     expect(page.get_by_test_id("record-error")).not_to_be_empty()
 
 
+def test_review_of_a_resigned_game_pasted(live_server, new_page):
+    made = create_game(live_server, "xobo", mode="local")
+    token = made["tokens"]["both"]
+    live_server.api("POST", f"/api/games/{made['id']}/moves", token=token,
+                    json={"ply": 0, "move": "e5"})
+    live_server.api("POST", f"/api/games/{made['id']}/resign", token=token)
+    text = live_server.api("GET", f"/api/games/{made['id']}/record").text
+    page = new_page()
+    page.goto(f"{live_server.url}/")
+    page.fill("[data-testid=record-text]", text)
+    page.get_by_test_id("open-record").click()
+    page.wait_for_url("**/review")
+    expect(page.get_by_test_id("move-item")).to_have_count(1)
+    banner = page.get_by_test_id("result-banner")
+    # the same-screen resignation is the side to move's: East-West, after e5
+    expect(banner).to_contain_text("1-0")
+    expect(banner).to_contain_text("North-South wins")
+    expect(banner).to_contain_text("resignation")
+
+
 def test_reconnects_after_a_server_restart(live_server, new_page):
     made = create_game(live_server, "xobo", mode="online")
     alice, bob = new_page(), new_page()

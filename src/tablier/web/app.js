@@ -1097,6 +1097,13 @@ class ReviewPage {
     v.setHistory(this.data.views, this.data.move_views || [], this.data.moves);
     const last = this.data.views[this.data.views.length - 1];
     v.result = last && last.outcome ? last.outcome : null;
+    const tags = this.data.headers || {};
+    const winners = { "1-0": 0, "0-1": 1, "1/2-1/2": null };
+    if (!v.result && tags.Result in winners) {
+      // decided off the board (resignation, agreed draw): the record's tags say how
+      v.result = { result: tags.Result, winner: winners[tags.Result], reason: tags.Reason || "",
+        message: tags.Reason || "" };
+    }
     v.status.textContent = `Reviewing a record of ${this.data.spec || this.data.game}`;
     await v.ensureBoard(this.data.game);
     v.render();
