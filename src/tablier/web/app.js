@@ -14,7 +14,7 @@ import {
   setSetting,
   settings,
 } from "./store.js";
-import { ask, choose, clear, copyText, dialog, download, el, sideMarker, toast } from "./ui.js";
+import { ask, choose, clear, copyText, download, el, sideMarker, toast } from "./ui.js";
 import { GameSocket } from "./ws.js";
 
 const app = document.getElementById("app");
@@ -1119,6 +1119,3 @@ class ReviewPage {
 applyTheme();
 setupHeader();
 route();
-
-// exported for the board modules' own tests and for debugging in the console
-export { dialog };
