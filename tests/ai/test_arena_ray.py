@@ -298,3 +298,38 @@ def test_what_connect_asks_ray_for(monkeypatch):
     with pytest.raises(TablierError, match="RAY_ADDRESS: bad Ray address"):
         ray_backend._connect(fake, None, 2)
     assert len(fake.calls) == 4
+
+
+def test_a_killed_worker_costs_nothing(ray_instance, local_reference, tmp_path):
+    """SIGKILL a worker in the middle of a game: Ray retries it (max_retries) and the
+    results are still complete and the same as the local backend's."""
+    import threading
+
+    killed: list[int] = []
+    stop = threading.Event()
+
+    def killer() -> None:
+        while not stop.is_set() and not killed:
+            for pid in _descendants(os.getpid()):
+                try:
+                    title = Path(f"/proc/{pid}/cmdline").read_bytes()
+                except OSError:
+                    continue
+                if title.startswith(b"ray::_play"):  # a worker running a game right now
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+                    break
+            time.sleep(0.02)
+
+    thread = threading.Thread(target=killer, daemon=True)
+    thread.start()
+    out = tmp_path / "killed.jsonl"
+    try:
+        results = run_match(get("volo", board="mini", supply=12), A, B, 4, seed=5, out=out,
+                            jobs=2, backend="ray")
+    finally:
+        stop.set()
+        thread.join()
+    assert killed, "no worker was seen playing a game"
+    assert [_strip(r) for r in results] == [_strip(x) for x in _lines(local_reference)]
+    assert [_strip(x) for x in _lines(out)] == [_strip(x) for x in _lines(local_reference)]

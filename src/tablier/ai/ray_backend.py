@@ -42,7 +42,7 @@ from typing import Any
 
 from ..core.errors import TablierError
 
-__all__ = ["MAX_RETRIES", "RAY_EXTRA_HINT", "import_ray", "play_games"]
+__all__ = ["MAX_RETRIES", "RAY_EXTRA_HINT", "check_address", "import_ray", "play_games"]
 
 #: Times a game is played again after its worker process or node died.
 MAX_RETRIES = 3
