@@ -127,8 +127,17 @@ def cli():
 def test_ray_plays_the_same_games_as_the_local_backend(ray_instance, local_reference, tmp_path):
     out = tmp_path / "ray.jsonl"
     arrived = []
-    results = run_match(get("volo", board="mini", supply=12), A, B, 4, seed=5, out=out,
-                        jobs=2, backend="ray", on_result=arrived.append)
+    results = run_match(
+        get("volo", board="mini", supply=12),
+        A,
+        B,
+        4,
+        seed=5,
+        out=out,
+        jobs=2,
+        backend="ray",
+        on_result=arrived.append,
+    )
     assert sorted(r["index"] for r in arrived) == [0, 1, 2, 3]
     assert [r["index"] for r in results] == [0, 1, 2, 3]
     ray_lines, local_lines = _lines(out), _lines(local_reference)
@@ -157,16 +166,32 @@ def test_an_interrupted_file_resumes_on_ray(ray_instance, local_reference, tmp_p
     lines = local_reference.read_text().splitlines()
     out.write_text(lines[2] + "\n" + lines[0] + '\n{"index": 3, "ga')  # a half-written line
     played = []
-    results = run_match(get("volo", board="mini", supply=12), A, B, 4, seed=5, out=out,
-                        backend="ray", on_result=played.append)
+    results = run_match(
+        get("volo", board="mini", supply=12),
+        A,
+        B,
+        4,
+        seed=5,
+        out=out,
+        backend="ray",
+        on_result=played.append,
+    )
     finished = {json.loads(lines[k])["index"] for k in (0, 2)}
     assert sorted(r["index"] for r in played) == sorted({0, 1, 2, 3} - finished)
     assert [_strip(r) for r in results] == [_strip(x) for x in _lines(local_reference)]
     assert sorted(r["index"] for r in read_results(out)) == [0, 1, 2, 3]
     # Everything there: a rerun plays nothing (and needs no Ray connection).
     again = []
-    run_match(get("volo", board="mini", supply=12), A, B, 4, seed=5, out=out,
-              backend="ray", on_result=again.append)
+    run_match(
+        get("volo", board="mini", supply=12),
+        A,
+        B,
+        4,
+        seed=5,
+        out=out,
+        backend="ray",
+        on_result=again.append,
+    )
     assert again == []
 
 
@@ -190,8 +215,20 @@ def test_bad_addresses_are_refused_at_once(cli, tmp_path):
             run_match(game, "random", "random", 2, backend="ray", address=address)
     assert time.monotonic() - start < 10
     out = tmp_path / "r.jsonl"
-    result = cli("arena", GAME, "random", "random", "-n", 2, "--backend", "ray",
-                 "--address", f"127.0.0.1:{port}", "--out", out)
+    result = cli(
+        "arena",
+        GAME,
+        "random",
+        "random",
+        "-n",
+        2,
+        "--backend",
+        "ray",
+        "--address",
+        f"127.0.0.1:{port}",
+        "--out",
+        out,
+    )
     assert result.exit_code == 2 and "no Ray cluster answers" in result.output
     assert "Traceback" not in result.output
     assert not out.exists() or read_results(out) == []
@@ -211,8 +248,9 @@ def test_an_address_while_already_connected_is_an_error(ray_instance):
         server.listen()
         address = f"127.0.0.1:{server.getsockname()[1]}"
         with pytest.raises(TablierError, match="already connected to Ray"):
-            run_match(get("volo", board="mini"), "random", "random", 2, backend="ray",
-                      address=address)
+            run_match(
+                get("volo", board="mini"), "random", "random", 2, backend="ray", address=address
+            )
 
 
 def test_missing_ray_names_the_extra(monkeypatch, cli):
@@ -229,9 +267,27 @@ def test_ctrl_c_stops_cleanly_and_the_file_resumes(ray_instance, tmp_path):
     slow = "medium:iterations=100,seconds=none"
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from tablier.cli.main import main; main()", "arena", GAME,
-         slow, "random", "-n", "40", "--jobs", "1", "--backend", "ray", "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        [
+            sys.executable,
+            "-c",
+            "from tablier.cli.main import main; main()",
+            "arena",
+            GAME,
+            slow,
+            "random",
+            "-n",
+            "40",
+            "--jobs",
+            "1",
+            "--backend",
+            "ray",
+            "--out",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
         start_new_session=True,
     )
     try:
@@ -257,8 +313,15 @@ def test_ctrl_c_stops_cleanly_and_the_file_resumes(ray_instance, tmp_path):
     assert finished == list(range(len(finished)))  # one job: the games start in index order
     # Resume on the same file, one game further: only that game is played.
     played = []
-    results = run_match(get("volo", board="mini", supply=12), slow, "random",
-                        len(finished) + 1, out=out, backend="ray", on_result=played.append)
+    results = run_match(
+        get("volo", board="mini", supply=12),
+        slow,
+        "random",
+        len(finished) + 1,
+        out=out,
+        backend="ray",
+        on_result=played.append,
+    )
     assert [r["index"] for r in played] == [len(finished)]
     assert [r["index"] for r in results] == [*finished, len(finished)]
 
@@ -325,8 +388,9 @@ def test_a_killed_worker_costs_nothing(ray_instance, local_reference, tmp_path):
     thread.start()
     out = tmp_path / "killed.jsonl"
     try:
-        results = run_match(get("volo", board="mini", supply=12), A, B, 4, seed=5, out=out,
-                            jobs=2, backend="ray")
+        results = run_match(
+            get("volo", board="mini", supply=12), A, B, 4, seed=5, out=out, jobs=2, backend="ray"
+        )
     finally:
         stop.set()
         thread.join()

@@ -68,8 +68,9 @@ def import_ray() -> Any:
     return ray
 
 
-def _play(game: Any, a: str, b: str, index: int, seed: int, opening_plies: int,
-          max_plies: int) -> dict[str, Any]:
+def _play(
+    game: Any, a: str, b: str, index: int, seed: int, opening_plies: int, max_plies: int
+) -> dict[str, Any]:
     """Body of a Ray task: one game of the match (see :func:`tablier.ai.arena.play_game`)."""
     from .arena import play_game
 
@@ -83,7 +84,7 @@ def _host_port(address: str) -> tuple[str, int] | None:
     """
     if address == "auto":
         return None
-    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    rest = address[len("ray://") :] if address.startswith("ray://") else address
     host, sep, port = rest.rpartition(":")
     host = host.strip("[]")  # [::1]:6379
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536 or "/" in rest:
