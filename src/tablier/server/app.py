@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import re
@@ -240,6 +241,27 @@ def catalog() -> dict[str, Any]:
     return {"games": out, "levels": list(LEVELS)}
 
 
+def warm_up() -> None:
+    """Load every game and build its first views once, so that the first players do not wait
+    for imports and tables (start-up takes that time instead)."""
+    for name in registry.names():
+        try:
+            game = registry.get(name)
+            state = game.initial_state()
+            for _ in range(3):
+                game.state_view(state)
+                moves = state.legal_moves()
+                if not moves:
+                    break
+                for move in moves:
+                    game.move_view(state, move)
+                move = moves[len(moves) // 2]
+                game.parse_move(state, game.move_text(state, move))
+                state = state.apply(move)
+        except Exception:  # a broken game must not stop the server
+            log.exception("warming up %s failed", name)
+
+
 def parse_record(text: str) -> dict[str, Any]:
     """Read a record (text or JSON) for review: moves, views per ply, move views."""
     try:
@@ -288,6 +310,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if settings.ai_workers > 0 else None
         service = GameService(settings, storage, pool)
         app.state.service = service
+        await to_thread.run_sync(warm_up)
+        gc.collect()
+        gc.freeze()  # what start-up built lives on: keep it out of the collector's way
         resumed = await service.resume_ai()
         if resumed:
             log.info("resumed the AI in %d game(s)", resumed)
@@ -350,7 +375,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return catalog()
 
     @app.post("/api/games", status_code=201)
-    async def create_game(body: CreateGame, request: Request) -> dict:
+    async def create_game(body: CreateGame, request: Request) -> Response:
         """Create a game; answer its tokens, links and snapshot."""
         service = service_of(request)
         live, tokens = await service.create(
@@ -360,8 +385,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         links = {k: f"{base}/g/{live.id}#seat={t}" for k, t in tokens.items()}
         links["spectator"] = f"{base}/g/{live.id}"
         you = {"online": body.seat, "ai": body.seat, "local": 2}[body.mode]
-        return {"id": live.id, "tokens": tokens, "links": links,
-                "game": service.snapshot(live, you)}
+        return _json({"id": live.id, "tokens": tokens, "links": links,
+                      "game": service.snapshot(live, you)}, 201)
 
     @app.get("/api/games")
     async def list_games(
@@ -385,62 +410,64 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return service, live, seat
 
     @app.get("/api/games/{game_id}")
-    async def get_game(game_id: str, request: Request) -> dict:
+    async def get_game(game_id: str, request: Request) -> Response:
         """The game's snapshot (``you`` from the optional Bearer token)."""
         service, live, seat = await _seat(request, game_id, False)
-        return service.snapshot(live, seat)
+        return _json(service.snapshot(live, seat))
 
     @app.get("/api/games/{game_id}/history")
-    async def history(game_id: str, request: Request) -> dict:
+    async def history(game_id: str, request: Request) -> Response:
         """Every position's view and every move's view."""
         service = service_of(request)
         live = await service.get(_check_id(game_id))
 
         def build() -> dict:
-            n = live.ply
-            return {"views": [live.view(i) for i in range(n + 1)],
-                    "moves": [live.move_view(i) for i in range(n)]}
+            game, moves = live.game, list(live.moves)
+            states = live.all_states()[: len(moves) + 1]
+            return {"views": [game.state_view(st) for st in states],
+                    "moves": [game.move_view(st, m) for st, m in zip(states, moves,
+                                                                     strict=False)]}
 
-        return await to_thread.run_sync(build)
+        return _json(await to_thread.run_sync(build))
 
     @app.get("/api/games/{game_id}/legal")
-    async def legal(game_id: str, request: Request) -> dict:
-        """The legal decisions now, as move views."""
+    async def legal(game_id: str, request: Request) -> Response:
+        """The legal decisions now, as move views (serialised once per ply).
+
+        Computed on the event loop: it takes a millisecond or two, and CPU-bound work in a
+        worker thread would only make the loop wait for the GIL in 5 ms slices.
+        """
         service = service_of(request)
         live = await service.get(_check_id(game_id))
-        ply = live.ply
-        if live._legal.get(ply) is not None:
-            return {"ply": ply, "moves": live.legal_views()}
-        moves = await to_thread.run_sync(live.legal_views)
-        return {"ply": ply, "moves": moves}
+        return Response(live.legal_json(), media_type="application/json")
 
     @app.post("/api/games/{game_id}/moves")
-    async def play(game_id: str, body: MoveBody, request: Request) -> dict:
+    async def play(game_id: str, body: MoveBody, request: Request) -> Response:
         """Play a move (Bearer token of the seat to move)."""
         service, live, seat = await _seat(request, game_id, True)
         live = await service.move(live.id, seat, body.ply, body.move)
-        return service.snapshot(live, seat)
+        return _json(service.snapshot(live, seat))
 
     @app.post("/api/games/{game_id}/resign")
-    async def resign(game_id: str, request: Request) -> dict:
+    async def resign(game_id: str, request: Request) -> Response:
         """Resign."""
         service, live, seat = await _seat(request, game_id, True)
         live = await service.resign(live.id, seat)
-        return service.snapshot(live, seat)
+        return _json(service.snapshot(live, seat))
 
     @app.post("/api/games/{game_id}/offers")
-    async def offers(game_id: str, body: OfferBody, request: Request) -> dict:
+    async def offers(game_id: str, body: OfferBody, request: Request) -> Response:
         """Offer, accept or decline a draw or an undo."""
         service, live, seat = await _seat(request, game_id, True)
         live = await service.offer(live.id, seat, body.kind, body.action)
-        return service.snapshot(live, seat)
+        return _json(service.snapshot(live, seat))
 
     @app.post("/api/games/{game_id}/takeback")
-    async def takeback(game_id: str, request: Request) -> dict:
+    async def takeback(game_id: str, request: Request) -> Response:
         """Take back the last turn (against the AI: with its reply)."""
         service, live, seat = await _seat(request, game_id, True)
         live = await service.takeback(live.id, seat)
-        return service.snapshot(live, seat)
+        return _json(service.snapshot(live, seat))
 
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, request: Request) -> dict:
@@ -467,9 +494,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return PlainTextResponse(rec.to_text(), headers=headers)
 
     @app.post("/api/records/parse")
-    async def records_parse(body: RecordBody) -> dict:
+    async def records_parse(body: RecordBody) -> Response:
         """Read an imported record for review."""
-        return await to_thread.run_sync(parse_record, body.text)
+        return _json(await to_thread.run_sync(parse_record, body.text))
 
     # -- WebSocket ---------------------------------------------------------------------
 
@@ -579,6 +606,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+def _json(content: Any, status: int = 200) -> Response:
+    """A JSON response serialised once with the standard library (no re-encoding pass)."""
+    body = json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode()
+    return Response(body, status_code=status, media_type="application/json")
+
+
 def _message(text: str) -> dict:
     if len(text) > 65536:
         raise ApiError(413, "message_too_large", "the message exceeds 64 KiB")
@@ -600,6 +633,6 @@ def serve(
     install_log_filter()
     app = create_app(settings)
     uvicorn.run(
-        app, host=host, port=port, ws_max_size=65536, access_log=access_log,
-        log_level="info", proxy_headers=True, server_header=False,
+        app, host=host, port=port, ws_max_size=65536, ws_per_message_deflate=False,
+        access_log=access_log, log_level="info", proxy_headers=True, server_header=False,
     )

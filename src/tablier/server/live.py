@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -90,7 +91,7 @@ class LiveGame:
         self.tokens: list[tuple[int, str]] = [(int(s), str(h)) for s, h in tokens]
         self.lock = asyncio.Lock()
         state = self.game.initial_state()
-        self.states: list[State] = [state]
+        self._initial = state
         self.moves: list[Move] = []
         self.notations: list[str] = []
         self.movers: list[int] = []
@@ -102,10 +103,12 @@ class LiveGame:
             self.moves.append(move)
             self.notations.append(notation)
             self.movers.append(seat)
-            self.states.append(state)
+        # Only the current state is kept (older ones are replayed when asked for): engine
+        # states carry caches, and a small heap keeps the garbage collector's pauses short.
+        self._recent: dict[int, State] = {self.ply: state}
         self._views: dict[int, dict] = {}
         self._move_views: dict[int, dict] = {}
-        self._legal: dict[int, list[dict]] = {}
+        self._legal_json: tuple[int, bytes] | None = None
 
     # -- reading ----------------------------------------------------------------------
 
@@ -117,7 +120,23 @@ class LiveGame:
     @property
     def state(self) -> State:
         """The current state."""
-        return self.states[-1]
+        return self._recent[self.ply]
+
+    def state_at(self, ply: int) -> State:
+        """The state after ``ply`` decisions (replayed from the start unless recent)."""
+        state = self._recent.get(ply)
+        if state is None:
+            state = self._initial
+            for move in self.moves[:ply]:
+                state = state.apply_unchecked(move)
+        return state
+
+    def all_states(self) -> list[State]:
+        """Every state from the start to now (replayed)."""
+        states = [self._initial]
+        for move in self.moves:
+            states.append(states[-1].apply_unchecked(move))
+        return states
 
     def seat_for(self, token: str | None) -> int | None:
         """The seat (0, 1 or :data:`BOTH`) that ``token`` holds, or None.
@@ -135,33 +154,49 @@ class LiveGame:
         return found
 
     def view(self, ply: int) -> dict:
-        """``state_view`` of the state after ``ply`` decisions (cached)."""
+        """``state_view`` of the state after ``ply`` decisions (the latest ones cached).
+
+        Only the views that every snapshot and broadcast needs are kept: a small heap keeps
+        the garbage collector's pauses short with many games in memory.
+        """
         view = self._views.get(ply)
         if view is None:
-            view = self.game.state_view(self.states[ply])
-            self._views[ply] = view
+            view = self.game.state_view(self.state_at(ply))
+            if ply >= self.ply - 1:
+                self._views[ply] = view
         return view
 
     def move_view(self, ply: int) -> dict:
         """``move_view`` of decision number ``ply`` (0-based) in the state before it."""
         view = self._move_views.get(ply)
         if view is None:
-            view = self.game.move_view(self.states[ply], self.moves[ply])
-            self._move_views[ply] = view
+            view = self.game.move_view(self.state_at(ply), self.moves[ply])
+            if ply >= self.ply - 2:
+                self._move_views[ply] = view
         return view
+
+    def _prune(self) -> None:
+        ply = self.ply
+        self._views = {k: v for k, v in self._views.items() if ply - 1 <= k <= ply}
+        self._move_views = {k: v for k, v in self._move_views.items() if ply - 2 <= k < ply}
+
+    def legal_json(self) -> bytes:
+        """The body of ``GET /legal`` now, serialised once per version of the game (cached
+        as bytes only: the views themselves are not kept)."""
+        cached = self._legal_json
+        if cached is None or cached[0] != self.version:
+            body = {"ply": self.ply, "moves": self.legal_views()}
+            data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+            cached = (self.version, data)
+            self._legal_json = cached
+        return cached[1]
 
     def legal_views(self) -> list[dict]:
         """``move_view`` of every legal decision now (empty once the game is over)."""
-        ply = self.ply
-        views = self._legal.get(ply)
-        if views is None:
-            if self.status != "active":
-                views = []
-            else:
-                state = self.state
-                views = [self.game.move_view(state, m) for m in state.legal_moves()]
-            self._legal = {ply: views}
-        return views
+        if self.status != "active":
+            return []
+        state = self.state
+        return [self.game.move_view(state, m) for m in state.legal_moves()]
 
     def warm(self) -> None:
         """Compute the views that the next requests need (call it off the event loop)."""
@@ -316,8 +351,9 @@ class LiveGame:
             self._views[ply + 1] = prep.view
         self.moves.append(prep.move)
         self.notations.append(prep.notation)
-        self.movers.append(prep.seat if prep.seat is not None else self.states[-1].to_move)
-        self.states.append(prep.state)
+        self.movers.append(prep.seat if prep.seat is not None else self.state.to_move)
+        self._recent = {ply + 1: prep.state}
+        self._prune()
         self._apply_values(prep.change)
 
     def _apply_values(self, change: Change) -> None:
@@ -376,10 +412,10 @@ class LiveGame:
         """Drop the moves from ``prep.drop_from`` on, in memory."""
         n = prep.drop_from
         assert n is not None
-        del self.moves[n:], self.notations[n:], self.movers[n:], self.states[n + 1 :]
-        self._views = {k: v for k, v in self._views.items() if k <= n}
-        self._move_views = {k: v for k, v in self._move_views.items() if k < n}
-        self._legal = {}
+        del self.moves[n:], self.notations[n:], self.movers[n:]
+        self._recent = {n: self.state_at(n)}
+        self._prune()
+        self._legal_json = None
         self._apply_values(prep.change)
 
     def prepare_offer(self, seat: int | None, kind: str, action: str) -> Prepared:

@@ -52,7 +52,8 @@ class Settings:
     ``max_body``: the largest request body in bytes.  ``public_url``: the base of the links
     handed out when creating a game (by default taken from the request, which behind a
     reverse proxy needs its forwarded headers).  ``web_dir``: the static client.
-    ``migrate``: run the Alembic migrations at start-up.
+    ``migrate``: run the Alembic migrations at start-up.  ``sqlite_inline_writes``: run
+    SQLite commits on the event loop (they are short) rather than in a worker thread.
     """
 
     database_url: str = field(default_factory=default_database_url)
@@ -65,6 +66,7 @@ class Settings:
     ai_progress_interval: float = 0.1
     hello_timeout: float = 10.0
     cache_size: int = 2000
+    sqlite_inline_writes: bool = True
 
     def __post_init__(self) -> None:
         self.database_url = normalise_database_url(self.database_url)

@@ -13,6 +13,8 @@ through psycopg 3 with a connection pool.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,7 +27,9 @@ from sqlalchemy.exc import IntegrityError
 
 from .models import GameRow, MoveRow, TokenRow
 
-__all__ = ["Change", "Storage", "make_engine", "now"]
+__all__ = ["Change", "Checkpointer", "Storage", "make_engine", "now"]
+
+log = logging.getLogger("tablier.server.storage")
 
 _games = GameRow.__table__
 _moves = MoveRow.__table__
@@ -55,6 +59,9 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA busy_timeout=30000")
+            # Commits leave checkpoints to the Checkpointer thread, unless the log grows
+            # past ~40 MB (a safety net should that thread stop).
+            cur.execute("PRAGMA wal_autocheckpoint=10000")
             cur.close()
 
         return engine
@@ -76,14 +83,47 @@ class _Conflict(Exception):
     """Raised inside a transaction to roll it back: the game's version moved on."""
 
 
+class Checkpointer:
+    """A thread that copies SQLite's write-ahead log into the database file every second.
+
+    With it, commits never pay for a checkpoint (which writes many pages and syncs the
+    file): a PASSIVE checkpoint runs beside readers and writers without blocking them.
+    """
+
+    def __init__(self, engine: Engine, interval: float = 1.0) -> None:
+        self.engine = engine
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tablier-wal", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # pragma: no cover - retried next time
+                log.debug("WAL checkpoint failed", exc_info=True)
+
+    def stop(self) -> None:
+        """Stop the thread (a last checkpoint is left to SQLite on close)."""
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+
 class Storage:
     """The server's database: games, moves and token hashes."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._checkpointer = (
+            Checkpointer(engine) if engine.dialect.name == "sqlite" else None
+        )
 
     def dispose(self) -> None:
-        """Close every pooled connection."""
+        """Stop the checkpoint thread and close every pooled connection."""
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
         self.engine.dispose()
 
     # -- writing ------------------------------------------------------------------
