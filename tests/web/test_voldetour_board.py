@@ -4,14 +4,14 @@ The game (docs/web-client.md, "Voldétour board"), mini set (6 x 6, towers b2 an
 levels high):
 
 - Black chooses the 1×1×2 block, lays it flat along the column (orientation 1x2x1) and
-  clicks b3: the board sends the take ``B112`` and then the put ``B112@b3:1x2x1`` (b3 and
-  b4 at height 1), each through the shell's confirm step;
+  clicks b3: the board sends the take ``B112`` and the put ``B112@b3:1x2x1`` (b3 and b4 at
+  height 1) as one action, through one confirm step;
 - Black's stair, turned to rise south, on b3 (on the block, level 1): ``S@b3+1:s``, a slope
   from b4 (height 1) up to the tower (height 2);
 - Black clicks its Lord, then b4, the only square it can reach: ``Lb2-b4`` (down the slope)
   ends Black's turn;
-- White takes the 1×1×1 block; the page is reloaded before its put: the block is still in
-  hand, and White places it on d5 by clicks, then ends the turn with the button;
+- White types the take of the 1×1×1 block; the page is reloaded before its put: the block
+  is still in hand, and White places it on d5 by clicks, then ends the turn with the button;
 - Black types a move in the notation box (its stair from the reserve) and places it.
 
 The 3D view is turned with its buttons and with the keyboard; screenshots of the mini and
@@ -41,15 +41,17 @@ def _moves(page) -> list[str]:
     return [t.strip() for t in page.locator("[data-testid=move-item] .notation").all_inner_texts()]
 
 
-def _played(page, notation: str, count: int, *, confirm: bool = True) -> None:
-    """Pass the shell's confirm step for ``notation`` and wait until it is move ``count``."""
+def _played(page, notation: str | list[str], count: int, *, confirm: bool = True) -> None:
+    """Pass the confirm step for ``notation`` (one decision or several in a row) and wait
+    until the last of them is move ``count``."""
+    played = [notation] if isinstance(notation, str) else list(notation)
     if confirm:
-        expect(page.get_by_test_id("pending-move")).to_have_text(notation)
+        expect(page.get_by_test_id("pending-move")).to_have_text(", then ".join(played))
         page.get_by_test_id("confirm-move").click()
     page.wait_for_function(
         "n => document.querySelectorAll('[data-testid=move-item]').length >= n", arg=count
     )
-    assert _moves(page)[count - 1] == notation
+    assert _moves(page)[count - len(played) : count] == played
 
 
 def _targets(page) -> set[str]:
@@ -81,8 +83,7 @@ def test_voldetour_mini_game_by_clicks(live_server, new_page, screenshot):
     page.hover('.vd-map [data-cell="b3"]')
     expect(page.get_by_test_id("vd-ghost")).to_have_count(2)  # two unit cells previewed in 3D
     _click(page, "b3")
-    _played(page, "B112", 1)
-    _played(page, "B112@b3:1x2x1", 2)  # the put chosen with the take follows by itself
+    _played(page, ["B112", "B112@b3:1x2x1"], 2)  # the take and its put, confirmed once
     assert "height 1" in _column(page, "b3") and "height 1" in _column(page, "b4")
     assert page.locator('.vd-map .vd-sq.last[data-cell="b4"]').count() == 1
 
@@ -94,8 +95,7 @@ def test_voldetour_mini_game_by_clicks(live_server, new_page, screenshot):
     page.click("[data-testid=vd-orient-s]")
     assert "b3" in _targets(page)
     _click(page, "b3")
-    _played(page, "S", 3)
-    _played(page, "S@b3+1:s", 4)
+    _played(page, ["S", "S@b3+1:s"], 4)
     assert "slope from level 1, rises south" in _column(page, "b3")
     assert page.locator(".vd-iso [data-piece='b:S@b3+1:s']").count() == 1
 
@@ -109,11 +109,10 @@ def test_voldetour_mini_game_by_clicks(live_server, new_page, screenshot):
     expect(page.get_by_test_id("vd-turn")).to_contain_text("Turn 2: White")
     assert page.locator(".vd-map polyline.vd-path").count() == 1  # the last Lord path
 
-    # White takes the 1x1x1 block; reload before the put is confirmed
-    page.click("[data-testid=vd-take-B111]")
-    _click(page, "d5")
+    # White types the take of the 1x1x1 block; reload with the block in hand
+    page.fill("[data-testid=move-input]", "B111")
+    page.click("[data-testid=move-submit]")
     _played(page, "B111", 6)
-    expect(page.get_by_test_id("pending-move")).to_have_text("B111@d5:1x1x1")
     page.reload()
     page.wait_for_selector(".vd-map [data-cell]")
     expect(page.get_by_test_id("vd-hand")).to_be_visible()
@@ -162,11 +161,11 @@ def test_voldetour_default_set_and_phone(live_server, new_page, screenshot):
     page.click("[data-testid=vd-take-B123]")
     page.click("[data-testid=vd-orient-1x2x3]")
     _click(page, "c2")
-    _played(page, "B123@c2:1x2x3", 2, confirm=False)
+    _played(page, ["B123", "B123@c2:1x2x3"], 2, confirm=False)
     page.click("[data-testid=vd-take-S]")
     page.click("[data-testid=vd-orient-w]")
     _click(page, "d2")
-    _played(page, "S@d2:w", 4, confirm=False)
+    _played(page, ["S", "S@d2:w"], 4, confirm=False)
     _click(page, "b2")
     _click(page, "c2")
     _played(page, "Lb2-c2", 5, confirm=False)
@@ -176,7 +175,7 @@ def test_voldetour_default_set_and_phone(live_server, new_page, screenshot):
     page.focus('.vd-map [data-cell="f8"].target')
     expect(page.get_by_test_id("vd-ghost")).to_have_count(3)
     page.keyboard.press("Enter")
-    _played(page, "B113@f8:3x1x1", 7, confirm=False)
+    _played(page, ["B113", "B113@f8:3x1x1"], 7, confirm=False)
     screenshot(page, "voldetour-default")
     page.click("[data-testid=vd-rotate-right]")
     screenshot(page, "voldetour-default-rotated")
@@ -190,7 +189,7 @@ def test_voldetour_default_set_and_phone(live_server, new_page, screenshot):
     phone.click("[data-testid=vd-take-B122]")
     phone.click("[data-testid=vd-orient-2x1x2]")
     phone.click('.vd-map [data-cell="c3"].target')
-    expect(phone.get_by_test_id("pending-move")).to_have_text("B122")
+    expect(phone.get_by_test_id("pending-move")).to_have_text("B122, then B122@c3:2x1x2")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 375
     for testid in ("vd-iso", "vd-map", "vd-tray"):
         box = phone.get_by_test_id(testid).bounding_box()

@@ -92,6 +92,9 @@ def test_volo_mini_game_by_clicks(live_server, new_page, screenshot):
     _click(page, "b3")
     choice = page.locator("[data-testid^=choice-]", has_text="f2 b6 h8 j10")
     choice.wait_for()
+    # the choice that leaves Blue one flock (keeping a2 alone) is offered last
+    assert "wins" not in page.inner_text("[data-testid=choice-0]")
+    assert "wins" in page.inner_text("[data-testid=choice-1]")
     # the board numbers the two regions while the dialog asks
     assert page.locator(".volo-sky .cell.region").count() == 5
     screenshot(page, "volo-mini-region-choice")

@@ -850,7 +850,9 @@ class GamePage {
     const no = el("button", { type: "button", "data-testid": "cancel-move",
       onclick: () => this.cancelPending() }, "Cancel");
     this.confirmBar.append(
-      el("span", {}, "Play "), el("strong", { "data-testid": "pending-move" }, notation), el("span", {}, "?"),
+      el("span", {}, "Play "),
+      el("strong", { "data-testid": "pending-move" }, [].concat(notation).join(", then ")),
+      el("span", {}, "?"),
       yes, no,
     );
     this.confirmBar.hidden = false;
@@ -865,11 +867,18 @@ class GamePage {
   }
 
   async send(notation, typed) {
+    // `notation` is one decision, or several decisions of the same player in a row (a board
+    // may ask for a whole action at once, e.g. Voldetour's take and put): they are sent in
+    // order, each at the ply the previous one reached, under one confirm step.
     if (this.sending) return;
     this.sending = true;
-    const ply = this.viewer.lastPly;
+    let ply = this.viewer.lastPly;
     try {
-      const snap = await api.move(this.id, this.token, ply, notation);
+      let snap = null;
+      for (const one of [].concat(notation)) {
+        snap = await api.move(this.id, this.token, ply, one);
+        ply = snap.ply;
+      }
       if (typed) this.moveInput.value = "";
       this.moveError.textContent = "";
       await this.enqueue(() => {

@@ -29,7 +29,6 @@ const DIR_WORDS = { n: "rises north", e: "rises east", s: "rises south", w: "ris
   u: "upside down, nested on a slope" };
 const MAP_SQ = 34;
 // how long the put chosen with a take waits for the take to be played (a confirm step)
-const PENDING_MS = 120000;
 
 let styleAdded = false;
 
@@ -224,7 +223,6 @@ export function createBoard(host, { submit, choose } = {}) {
   let flipped = false;
   let sel = null; // {type: "piece", key, orientation, anchor} | {type: "lord"}
   let hover = null; // square label under the pointer
-  let pending = null; // {take, put}: a take was sent, the put follows when it is accepted
   let moves = emptyMoves();
   let frame = 0;
   let mapOverlay = null;
@@ -413,13 +411,8 @@ export function createBoard(host, { submit, choose } = {}) {
       if (choice) {
         sel.anchor = sq;
         draw();
-        if (sel.key === "hand") {
-          send(choice.notation);
-        } else {
-          pending = { position: view.position, take: sel.key, put: choice.notation,
-            until: Date.now() + PENDING_MS };
-          send(sel.key);
-        }
+        // a piece in hand is put; otherwise the take and the put go as one action
+        send(sel.key === "hand" ? choice.notation : [sel.key, choice.notation]);
         return;
       }
     }
@@ -1121,22 +1114,6 @@ export function createBoard(host, { submit, choose } = {}) {
         hover = null;
       }
       const hand = view.turn && view.turn.hand;
-      if (pending && (Date.now() > pending.until || (!hand && view.position !== pending.position))) {
-        pending = null;
-      }
-      if (pending && hand && legal && view.position !== pending.position) {
-        const next = pending.put;
-        const took = last && last.notation === pending.take;
-        pending = null;
-        const mv = moves.puts.find((m) => m.notation === next);
-        if (took && mv) {
-          // the take was played: send the put chosen with it
-          sel = { type: "piece", key: "hand", orientation: mv.orientation, anchor: mv.anchor };
-          draw();
-          setTimeout(() => send(next), 0);
-          return;
-        }
-      }
       if (legal && hand && moves.puts.length && (!sel || sel.key !== "hand")) {
         sel = { type: "piece", key: "hand", orientation: groupsFor("hand")[0].orientation, anchor: null };
       }

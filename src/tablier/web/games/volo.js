@@ -270,6 +270,8 @@ export function createBoard(host, { submit, choose } = {}) {
   }
 
   function startChoice(moves) {
+    // choices that hand the opponent the game come last, so the first button is never one
+    moves = [...moves].sort((a, b) => (a.opponent_wins ? 1 : 0) - (b.opponent_wins ? 1 : 0));
     const token = ++choiceToken;
     choice = { moves, token };
     draw();
