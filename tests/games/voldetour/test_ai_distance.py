@@ -112,3 +112,12 @@ def test_evaluation_prefers_the_lord_nearer_over_built_paths():
     far = VState(g, state.blocks, state.stairs, (_square(g, "c3"), state.lords[1]), 3)
     # turn 3 is Black's: Black to move in both
     assert vold_ai.evaluate(near) > vold_ai.evaluate(far)
+
+
+def test_a_blocked_lord_is_far_not_lost():
+    rng = random.Random(5)
+    g = game()
+    for _ in range(40):
+        state = built_position(g, rng)
+        if state.outcome is None:
+            assert -0.999 < vold_ai.evaluate(state) < 0.999

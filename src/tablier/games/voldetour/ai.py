@@ -18,8 +18,9 @@ Built on two facts of the rules:
   It runs on per-height bitboards (a bucket queue of costs), cheap enough
   for the evaluation at the end of every cut-off playout.
 
-The evaluation compares the two Lords' path distances and penalises a Lord
-still on its own tower, more so as its third turn approaches.
+The evaluation compares the two Lords' path distances (each capped at 40: a
+Lord hemmed in for now is far, not lost) and penalises a Lord still on its
+own tower, more so as its third turn approaches.
 """
 
 from __future__ import annotations
@@ -53,6 +54,9 @@ SLOPE = 2
 BLOCKED = 200
 
 _SCALE = 0.2
+#: Distances are capped here in the evaluation: a Lord hemmed in for now is far, not lost
+#: (pieces move), so blocking it must not read as a won game.
+_CAP = 40
 _STUCK = 0.6
 
 
@@ -169,7 +173,7 @@ def _stuck(state: VState, player: int) -> float:
 def evaluate(state: VState) -> float:
     """Score in ``[-1, 1]`` for the side to move (see the module docstring)."""
     p = state.to_move
-    race = path_distance(state, 1 - p) - path_distance(state, p)
+    race = min(_CAP, path_distance(state, 1 - p)) - min(_CAP, path_distance(state, p))
     return math.tanh(_SCALE * race + _stuck(state, 1 - p) - _stuck(state, p))
 
 
