@@ -115,9 +115,23 @@ def test_evaluation_prefers_the_lord_nearer_over_built_paths():
 
 
 def test_a_blocked_lord_is_far_not_lost():
-    rng = random.Random(5)
+    import math
+
     g = game()
-    for _ in range(40):
-        state = built_position(g, rng)
-        if state.outcome is None:
-            assert -0.999 < vold_ai.evaluate(state) < 0.999
+    start = g.initial_state()
+    a1, a2, b1 = (_square(g, x) for x in ("a1", "a2", "b1"))
+    # Black's Lord on the ground in the corner a1, between two stairs whose slopes face
+    # sideways (a2 rises to the east, b1 to the north): no step leads out, nothing can be
+    # built on a slope, so no path exists for now.
+    stairs = (tuple(sorted([(a2, 0, 1, 0), (b1, 0, 0, 0)])), ())
+    state = VState(g, start.blocks, stairs, (a1, start.lords[1]), 3)
+    assert state.lord_paths() == {}
+    assert vold_ai.path_distance(state, 0) == vold_ai.BLOCKED
+    d_white = vold_ai.path_distance(state, 1)
+    assert d_white < 40
+    # Black to move: the race counts Black's distance as 40, not 200 (White's Lord is
+    # still on its tower, which the stuck term counts for Black)
+    stuck = vold_ai._stuck(state, 1) - vold_ai._stuck(state, 0)
+    assert stuck > 0
+    assert vold_ai.evaluate(state) == math.tanh(0.2 * (d_white - 40) + stuck)
+    assert vold_ai.evaluate(state) > -0.999
