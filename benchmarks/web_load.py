@@ -55,6 +55,7 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     retries: int = 0
     client_cpu: float = 0.0
+    lags: list[float] = field(default_factory=list)
 
     def error(self, what: str) -> None:
         """Count an error (keeping the first few messages)."""
@@ -230,6 +231,15 @@ async def play_game(
     return moves
 
 
+async def watch_lag(stats: Stats) -> None:
+    """Record how late the load generator's own event loop wakes up (its lag inflates the
+    measured round trips)."""
+    while True:
+        before = time.perf_counter()
+        await asyncio.sleep(0.01)
+        stats.lags.append(time.perf_counter() - before - 0.01)
+
+
 async def one_run(url: str, args, pid: int | None = None) -> tuple[Stats, float, float | None]:
     """Play ``args.games`` games at once; return the stats and the playing time."""
     names = tablier.games.names() if args.game == "all" else [args.game]
@@ -252,6 +262,7 @@ async def one_run(url: str, args, pid: int | None = None) -> tuple[Stats, float,
                 t.cancel()
             failed = next(t for t in done if t is not waiter)
             raise SystemExit(f"a game could not start: {failed.exception()!r}")
+        monitor = asyncio.create_task(watch_lag(stats))
         start = time.perf_counter()
         cpu0 = cpu_seconds(pid) if pid else None
         client0 = time.process_time()
@@ -259,6 +270,7 @@ async def one_run(url: str, args, pid: int | None = None) -> tuple[Stats, float,
         elapsed = time.perf_counter() - start
         cpu1 = cpu_seconds(pid) if pid else None
         stats.client_cpu = time.process_time() - client0
+        monitor.cancel()
     for r in results:
         if isinstance(r, BaseException):
             stats.error(f"game failed: {r!r}")
@@ -325,7 +337,8 @@ def main() -> None:
             + (f", server CPU {1000 * server_cpu / max(1, row['moves']):.2f} ms/move"
                if server_cpu is not None else "")
             + f", client CPU {1000 * stats.client_cpu / max(1, row['moves']):.2f} ms/move"
-            + f" over {elapsed:.1f} s",
+            + f" over {elapsed:.1f} s; client loop lag p99 {percentile(stats.lags, 99):.1f} ms,"
+            f" max {percentile(stats.lags, 100):.1f} ms",
             flush=True,
         )
         for what in stats.errors[:5]:
