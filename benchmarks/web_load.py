@@ -252,10 +252,11 @@ async def one_run(url: str, args, pid: int | None = None) -> tuple[Stats, float,
             for i in range(args.games)
         ]
         waiter = asyncio.create_task(ready.wait())
-        # The load generator's own garbage-collector pauses would count as round trips: what
-        # the set-up built is frozen out of the collector's way.
+        # The load generator's own garbage-collector pauses would count as round trips: its
+        # collector is off while it plays (a run allocates a few tens of MB at most).
         gc.collect()
         gc.freeze()
+        gc.disable()
         done, _ = await asyncio.wait({waiter, *tasks}, return_when=asyncio.FIRST_COMPLETED)
         if waiter not in done:  # a game failed before the start
             for t in tasks:
@@ -271,6 +272,7 @@ async def one_run(url: str, args, pid: int | None = None) -> tuple[Stats, float,
         cpu1 = cpu_seconds(pid) if pid else None
         stats.client_cpu = time.process_time() - client0
         monitor.cancel()
+        gc.enable()
     for r in results:
         if isinstance(r, BaseException):
             stats.error(f"game failed: {r!r}")
