@@ -73,10 +73,20 @@ def start_server(folder: Path) -> tuple[subprocess.Popen, str]:
     port = _free_port()
     log = open(folder / "server.log", "wb")  # noqa: SIM115 - closed with the process
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from tablier.cli.main import main; main()", "serve",
-         "--port", str(port), "--ai-workers", "0",
-         "--database-url", f"sqlite:///{folder / 'load.db'}"],
-        stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-c",
+            "from tablier.cli.main import main; main()",
+            "serve",
+            "--port",
+            str(port),
+            "--ai-workers",
+            "0",
+            "--database-url",
+            f"sqlite:///{folder / 'load.db'}",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -166,7 +176,12 @@ class LegalFetcher:
 
 
 async def play_game(
-    index: int, url: str, http: httpx.AsyncClient, names: list[str], args, stats: Stats,
+    index: int,
+    url: str,
+    http: httpx.AsyncClient,
+    names: list[str],
+    args,
+    stats: Stats,
     ready: asyncio.Barrier,
 ) -> int:
     """Create one game, connect both seats, play it; return the number of moves."""
@@ -294,11 +309,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--plies", type=int, default=20, help="decisions per game at most")
-    parser.add_argument("--think", type=float, default=1.0,
-                        help="mean think time between moves of a game (s)")
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="mean think time between moves of a game (s)"
+    )
     parser.add_argument("--legal", choices=["server", "local"], default="server")
-    parser.add_argument("--game", default="all",
-                        choices=["all", *tablier.games.names()])
+    parser.add_argument("--game", default="all", choices=["all", *tablier.games.names()])
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--url", default=None, help="drive a running server instead")
     parser.add_argument("--timeout", type=float, default=10.0)
@@ -336,8 +351,11 @@ def main() -> None:
             f"round trip p50 {row['p50']:.1f} ms, p99 {row['p99']:.1f} ms, "
             f"max {row['max']:.1f} ms, {row['rate']:.0f} moves/s, "
             f"{stats.retries} GET retries"
-            + (f", server CPU {1000 * server_cpu / max(1, row['moves']):.2f} ms/move"
-               if server_cpu is not None else "")
+            + (
+                f", server CPU {1000 * server_cpu / max(1, row['moves']):.2f} ms/move"
+                if server_cpu is not None
+                else ""
+            )
             + f", client CPU {1000 * stats.client_cpu / max(1, row['moves']):.2f} ms/move"
             + f" over {elapsed:.1f} s; client loop lag p99 {percentile(stats.lags, 99):.1f} ms,"
             f" max {percentile(stats.lags, 100):.1f} ms",

@@ -122,21 +122,33 @@ def test_move_errors(shared_client):
     url = f"/api/games/{gid}/moves"
     first = shared_client.get(f"/api/games/{gid}/legal").json()["moves"][0]["notation"]
     assert error_of(shared_client.post(url, json={"ply": 0, "move": first})) == (
-        401, "token_required")
-    assert error_of(shared_client.post(url, json={"ply": 0, "move": first},
-                                       headers=bearer("x" * 32))) == (403, "not_your_seat")
-    assert error_of(shared_client.post(url, json={"ply": 0, "move": first},
-                                       headers=bearer(t1))) == (403, "not_your_turn")
-    assert error_of(shared_client.post(url, json={"ply": 0, "move": "zz99"},
-                                       headers=bearer(t0))) == (422, "bad_move")
-    assert error_of(shared_client.post(url, json={"ply": 0},
-                                       headers=bearer(t0))) == (422, "invalid_request")
-    assert error_of(shared_client.post(url, json={"ply": -1, "move": first},
-                                       headers=bearer(t0))) == (422, "invalid_request")
-    assert error_of(shared_client.post(url, json={"ply": 0, "move": first, "x": 1},
-                                       headers=bearer(t0))) == (422, "invalid_request")
-    assert error_of(shared_client.post(url, content=b"{not json", headers={
-        **bearer(t0), "content-type": "application/json"})) == (422, "invalid_request")
+        401,
+        "token_required",
+    )
+    assert error_of(
+        shared_client.post(url, json={"ply": 0, "move": first}, headers=bearer("x" * 32))
+    ) == (403, "not_your_seat")
+    assert error_of(
+        shared_client.post(url, json={"ply": 0, "move": first}, headers=bearer(t1))
+    ) == (403, "not_your_turn")
+    assert error_of(
+        shared_client.post(url, json={"ply": 0, "move": "zz99"}, headers=bearer(t0))
+    ) == (422, "bad_move")
+    assert error_of(shared_client.post(url, json={"ply": 0}, headers=bearer(t0))) == (
+        422,
+        "invalid_request",
+    )
+    assert error_of(
+        shared_client.post(url, json={"ply": -1, "move": first}, headers=bearer(t0))
+    ) == (422, "invalid_request")
+    assert error_of(
+        shared_client.post(url, json={"ply": 0, "move": first, "x": 1}, headers=bearer(t0))
+    ) == (422, "invalid_request")
+    assert error_of(
+        shared_client.post(
+            url, content=b"{not json", headers={**bearer(t0), "content-type": "application/json"}
+        )
+    ) == (422, "invalid_request")
     ok = shared_client.post(url, json={"ply": 0, "move": first}, headers=bearer(t0))
     assert ok.status_code == 200 and ok.json()["ply"] == 1
     assert ok.json()["last_move"]["notation"] == first
@@ -161,33 +173,44 @@ def test_unknown_things(shared_client):
     assert error_of(shared_client.get("/api/nothing-here")) == (404, "not_found")
     assert error_of(shared_client.delete("/api/games")) == (405, "method_not_allowed")
     assert error_of(shared_client.post("/api/games", json={"game": "chess"})) == (
-        422, "unknown_game")
-    assert error_of(shared_client.post("/api/games", json={
-        "game": "volo", "options": {"board": "huge"}})) == (422, "bad_option")
-    assert error_of(shared_client.post("/api/games", json={
-        "game": "volo", "options": {"colour": "red"}})) == (422, "bad_option")
-    assert error_of(shared_client.post("/api/games", json={
-        "game": "volo", "mode": "ai", "ai_level": "godlike"})) == (422, "bad_level")
-    assert error_of(shared_client.post("/api/games", json={
-        "game": "volo", "mode": "team"})) == (422, "invalid_request")
-    assert error_of(shared_client.post("/api/games", json={
-        "game": "volo", "options": {"board": ["mini"]}})) == (422, "invalid_request")
-    assert error_of(shared_client.post("/api/games", json={
-        "game": "volo", "names": ["a", "b", "c"]})) == (422, "invalid_request")
+        422,
+        "unknown_game",
+    )
+    assert error_of(
+        shared_client.post("/api/games", json={"game": "volo", "options": {"board": "huge"}})
+    ) == (422, "bad_option")
+    assert error_of(
+        shared_client.post("/api/games", json={"game": "volo", "options": {"colour": "red"}})
+    ) == (422, "bad_option")
+    assert error_of(
+        shared_client.post("/api/games", json={"game": "volo", "mode": "ai", "ai_level": "godlike"})
+    ) == (422, "bad_level")
+    assert error_of(shared_client.post("/api/games", json={"game": "volo", "mode": "team"})) == (
+        422,
+        "invalid_request",
+    )
+    assert error_of(
+        shared_client.post("/api/games", json={"game": "volo", "options": {"board": ["mini"]}})
+    ) == (422, "invalid_request")
+    assert error_of(
+        shared_client.post("/api/games", json={"game": "volo", "names": ["a", "b", "c"]})
+    ) == (422, "invalid_request")
 
 
 def test_body_size_limit(shared_client):
     big = json.dumps({"text": "x" * (70 * 1024)})
-    r = shared_client.post("/api/records/parse", content=big,
-                           headers={"content-type": "application/json"})
+    r = shared_client.post(
+        "/api/records/parse", content=big, headers={"content-type": "application/json"}
+    )
     assert error_of(r) == (413, "body_too_large")
 
     def chunks():  # no Content-Length: the limit counts the bytes as they come
         for _ in range(80):
             yield b"x" * 1024
 
-    r = shared_client.post("/api/records/parse", content=chunks(),
-                           headers={"content-type": "application/json"})
+    r = shared_client.post(
+        "/api/records/parse", content=chunks(), headers={"content-type": "application/json"}
+    )
     assert error_of(r) == (413, "body_too_large")
 
 
@@ -239,8 +262,9 @@ def test_local_resign_is_the_side_to_move(shared_client):
     created = new_game(shared_client, "xobo", "local")
     snap = play_random(shared_client, created, 1)
     mover = snap["view"]["to_move"]
-    r = shared_client.post(f"/api/games/{created['id']}/resign",
-                           headers=bearer(created["tokens"]["both"]))
+    r = shared_client.post(
+        f"/api/games/{created['id']}/resign", headers=bearer(created["tokens"]["both"])
+    )
     assert r.json()["result"]["winner"] == 1 - mover
 
 
@@ -249,14 +273,17 @@ def test_draw_offers(shared_client):
     gid = created["id"]
     h0, h1 = bearer(created["tokens"]["0"]), bearer(created["tokens"]["1"])
     url = f"/api/games/{gid}/offers"
-    assert error_of(shared_client.post(url, json={"kind": "draw", "action": "accept"},
-                                       headers=h1)) == (409, "no_offer")
+    assert error_of(
+        shared_client.post(url, json={"kind": "draw", "action": "accept"}, headers=h1)
+    ) == (409, "no_offer")
     r = shared_client.post(url, json={"kind": "draw", "action": "offer"}, headers=h0)
     assert r.json()["offers"] == {"draw": 0, "undo": None}
-    assert error_of(shared_client.post(url, json={"kind": "draw", "action": "offer"},
-                                       headers=h0)) == (409, "offer_pending")
-    assert error_of(shared_client.post(url, json={"kind": "draw", "action": "accept"},
-                                       headers=h0)) == (409, "own_offer")
+    assert error_of(
+        shared_client.post(url, json={"kind": "draw", "action": "offer"}, headers=h0)
+    ) == (409, "offer_pending")
+    assert error_of(
+        shared_client.post(url, json={"kind": "draw", "action": "accept"}, headers=h0)
+    ) == (409, "own_offer")
     r = shared_client.post(url, json={"kind": "draw", "action": "decline"}, headers=h1)
     assert r.json()["offers"]["draw"] is None
     shared_client.post(url, json={"kind": "draw", "action": "offer"}, headers=h1)
@@ -264,18 +291,21 @@ def test_draw_offers(shared_client):
     snap = r.json()
     assert snap["status"] == "finished" and snap["result"]["result"] == "1/2-1/2"
     assert snap["result"]["reason"] == "agreement"
-    assert error_of(shared_client.post(url, json={"kind": "draw", "action": "offer"},
-                                       headers=h0)) == (410, "game_over")
-    assert error_of(shared_client.post(url, json={"kind": "peace", "action": "offer"},
-                                       headers=h0)) == (422, "invalid_request")
+    assert error_of(
+        shared_client.post(url, json={"kind": "draw", "action": "offer"}, headers=h0)
+    ) == (410, "game_over")
+    assert error_of(
+        shared_client.post(url, json={"kind": "peace", "action": "offer"}, headers=h0)
+    ) == (422, "invalid_request")
 
 
 def test_a_move_clears_offers(shared_client):
     created = new_game(shared_client, "xobo")
     gid = created["id"]
     h1 = bearer(created["tokens"]["1"])
-    shared_client.post(f"/api/games/{gid}/offers", json={"kind": "draw", "action": "offer"},
-                       headers=h1)
+    shared_client.post(
+        f"/api/games/{gid}/offers", json={"kind": "draw", "action": "offer"}, headers=h1
+    )
     snap = play_random(shared_client, created, 1)
     assert snap["offers"] == {"draw": None, "undo": None}
 
@@ -285,8 +315,9 @@ def test_undo_offers_between_people(shared_client):
     gid = created["id"]
     h0, h1 = bearer(created["tokens"]["0"]), bearer(created["tokens"]["1"])
     url = f"/api/games/{gid}/offers"
-    assert error_of(shared_client.post(url, json={"kind": "undo", "action": "offer"},
-                                       headers=h0)) == (409, "nothing_to_undo")
+    assert error_of(
+        shared_client.post(url, json={"kind": "undo", "action": "offer"}, headers=h0)
+    ) == (409, "nothing_to_undo")
     snap = play_random(shared_client, created, 3, seed=5)
     moves = snap["moves"]
     assert len(moves) == 3
@@ -306,20 +337,29 @@ def test_undo_offers_between_people(shared_client):
     shared_client.post(url, json={"kind": "undo", "action": "decline"}, headers=h0)
     assert shared_client.get(f"/api/games/{gid}").json()["ply"] == 2
     shared_client.post(url, json={"kind": "undo", "action": "offer"}, headers=h1)
-    assert shared_client.post(url, json={"kind": "undo", "action": "accept"},
-                              headers=h0).json()["moves"] == moves[:1]
+    assert (
+        shared_client.post(url, json={"kind": "undo", "action": "accept"}, headers=h0).json()[
+            "moves"
+        ]
+        == moves[:1]
+    )
     # Takeback is for games against the AI and same-screen games.
     assert error_of(shared_client.post(f"/api/games/{gid}/takeback", headers=h0)) == (
-        409, "not_allowed")
+        409,
+        "not_allowed",
+    )
 
 
 def test_takeback_against_the_ai(shared_client):
-    created = new_game(shared_client, "volo", "ai", seat=0, ai_level="easy",
-                       options={"board": "mini"})
+    created = new_game(
+        shared_client, "volo", "ai", seat=0, ai_level="easy", options={"board": "mini"}
+    )
     gid = created["id"]
     h = bearer(created["tokens"]["0"])
     assert error_of(shared_client.post(f"/api/games/{gid}/takeback", headers=h)) == (
-        409, "nothing_to_undo")
+        409,
+        "nothing_to_undo",
+    )
     snap = play_random(shared_client, created, 5, seed=2)
     from .conftest import wait_for
 
@@ -330,8 +370,9 @@ def test_takeback_against_the_ai(shared_client):
     # The human's last decision and the AI's reply are gone; the human is to move again.
     assert after["moves"] == moves[:-2] and after["view"]["to_move"] == 0
     assert after["status"] == "active"
-    offer = shared_client.post(f"/api/games/{gid}/offers",
-                               json={"kind": "draw", "action": "offer"}, headers=h)
+    offer = shared_client.post(
+        f"/api/games/{gid}/offers", json={"kind": "draw", "action": "offer"}, headers=h
+    )
     assert error_of(offer) == (409, "not_allowed")
 
 
@@ -359,7 +400,9 @@ def test_takeback_after_a_finished_game_and_resignation(shared_client):
     play_random(shared_client, created, 2)
     shared_client.post(f"/api/games/{gid}/resign", headers=h)
     assert error_of(shared_client.post(f"/api/games/{gid}/takeback", headers=h)) == (
-        410, "game_over")
+        410,
+        "game_over",
+    )
 
 
 def test_rematch_swaps_colours(shared_client):
@@ -367,7 +410,9 @@ def test_rematch_swaps_colours(shared_client):
     gid = created["id"]
     h0, h1 = bearer(created["tokens"]["0"]), bearer(created["tokens"]["1"])
     assert error_of(shared_client.post(f"/api/games/{gid}/rematch", headers=h0)) == (
-        409, "game_not_over")
+        409,
+        "game_not_over",
+    )
     shared_client.post(f"/api/games/{gid}/resign", headers=h1)
     first = shared_client.post(f"/api/games/{gid}/rematch", headers=h0).json()
     second = shared_client.post(f"/api/games/{gid}/rematch", headers=h1).json()
@@ -380,13 +425,17 @@ def test_rematch_swaps_colours(shared_client):
     assert shared_client.get(f"/api/games/{gid}").json()["rematch"] == first["id"]
     # Ann (seat 0 before) now plays seat 1 and may not move first.
     legal = shared_client.get(f"/api/games/{first['id']}/legal").json()["moves"]
-    r = shared_client.post(f"/api/games/{first['id']}/moves",
-                           json={"ply": 0, "move": legal[0]["notation"]},
-                           headers=bearer(first["tokens"]["1"]))
+    r = shared_client.post(
+        f"/api/games/{first['id']}/moves",
+        json={"ply": 0, "move": legal[0]["notation"]},
+        headers=bearer(first["tokens"]["1"]),
+    )
     assert error_of(r) == (403, "not_your_turn")
-    r = shared_client.post(f"/api/games/{first['id']}/moves",
-                           json={"ply": 0, "move": legal[0]["notation"]},
-                           headers=bearer(second["tokens"]["0"]))
+    r = shared_client.post(
+        f"/api/games/{first['id']}/moves",
+        json={"ply": 0, "move": legal[0]["notation"]},
+        headers=bearer(second["tokens"]["0"]),
+    )
     assert r.status_code == 200
 
 

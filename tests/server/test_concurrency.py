@@ -62,21 +62,26 @@ def test_two_server_processes_share_one_database(database_url):
         gid, token = created["id"], created["tokens"]["both"]
         legal = b.get(f"/api/games/{gid}/legal").json()["moves"]  # b caches the game
         first, other = legal[0]["notation"], legal[1]["notation"]
-        ra = a.post(f"/api/games/{gid}/moves", json={"ply": 0, "move": first},
-                    headers=bearer(token))
+        ra = a.post(
+            f"/api/games/{gid}/moves", json={"ply": 0, "move": first}, headers=bearer(token)
+        )
         assert ra.status_code == 200
         # b's copy is behind: its commit fails on the version check, it reloads, and answers
         # the conflict the database saw.
-        rb = b.post(f"/api/games/{gid}/moves", json={"ply": 0, "move": other},
-                    headers=bearer(token))
+        rb = b.post(
+            f"/api/games/{gid}/moves", json={"ply": 0, "move": other}, headers=bearer(token)
+        )
         assert rb.status_code == 409 and rb.json()["error"]["code"] == "stale_ply"
         assert b.get(f"/api/games/{gid}").json()["moves"] == [first]
         # b plays the next ply from its reloaded copy; a sees it after its own conflict.
         nxt = b.get(f"/api/games/{gid}/legal").json()["moves"][0]["notation"]
-        assert b.post(f"/api/games/{gid}/moves", json={"ply": 1, "move": nxt},
-                      headers=bearer(token)).status_code == 200
-        rc = a.post(f"/api/games/{gid}/moves", json={"ply": 1, "move": nxt},
-                    headers=bearer(token))
+        assert (
+            b.post(
+                f"/api/games/{gid}/moves", json={"ply": 1, "move": nxt}, headers=bearer(token)
+            ).status_code
+            == 200
+        )
+        rc = a.post(f"/api/games/{gid}/moves", json={"ply": 1, "move": nxt}, headers=bearer(token))
         assert rc.status_code == 409
         assert a.get(f"/api/games/{gid}").json()["moves"] == [first, nxt]
 
@@ -86,8 +91,11 @@ def test_conflict_when_the_database_keeps_refusing(client, monkeypatch):
     gid = created["id"]
     move = client.get(f"/api/games/{gid}/legal").json()["moves"][0]["notation"]
     monkeypatch.setattr(client.app.state.service.storage, "commit", lambda *a, **k: False)
-    r = client.post(f"/api/games/{gid}/moves", json={"ply": 0, "move": move},
-                    headers=bearer(created["tokens"]["both"]))
+    r = client.post(
+        f"/api/games/{gid}/moves",
+        json={"ply": 0, "move": move},
+        headers=bearer(created["tokens"]["both"]),
+    )
     assert r.status_code == 409 and r.json()["error"]["code"] == "conflict"
     monkeypatch.undo()
     assert client.get(f"/api/games/{gid}").json()["ply"] == 0

@@ -24,13 +24,17 @@ def test_a_seat_cannot_act_for_the_other(shared_client):
     gid = created["id"]
     t0, t1 = created["tokens"]["0"], created["tokens"]["1"]
     move = shared_client.get(f"/api/games/{gid}/legal").json()["moves"][0]["notation"]
-    r = shared_client.post(f"/api/games/{gid}/moves", json={"ply": 0, "move": move},
-                           headers=bearer(t1))
+    r = shared_client.post(
+        f"/api/games/{gid}/moves", json={"ply": 0, "move": move}, headers=bearer(t1)
+    )
     assert r.status_code == 403 and r.json()["error"]["code"] == "not_your_turn"
     # A token of another game holds no seat here.
     other = new_game(shared_client, "xobo")
-    r = shared_client.post(f"/api/games/{gid}/moves", json={"ply": 0, "move": move},
-                           headers=bearer(other["tokens"]["0"]))
+    r = shared_client.post(
+        f"/api/games/{gid}/moves",
+        json={"ply": 0, "move": move},
+        headers=bearer(other["tokens"]["0"]),
+    )
     assert r.status_code == 403 and r.json()["error"]["code"] == "not_your_seat"
     # Resigning with seat 1's token resigns seat 1, never seat 0.
     snap = shared_client.post(f"/api/games/{gid}/resign", headers=bearer(t1)).json()
@@ -103,10 +107,21 @@ def test_no_token_in_the_server_logs(tmp_path):
     out = open(tmp_path / "server.log", "w+b")  # noqa: SIM115
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from tablier.cli.main import main; main()", "serve",
-         "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'db.sqlite'}",
-         "--ai-workers", "0"],
-        stdout=out, stderr=subprocess.STDOUT, env=env,
+        [
+            sys.executable,
+            "-c",
+            "from tablier.cli.main import main; main()",
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            f"sqlite:///{tmp_path / 'db.sqlite'}",
+            "--ai-workers",
+            "0",
+        ],
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        env=env,
     )
     base = f"http://127.0.0.1:{port}"
     tokens = []
@@ -126,10 +141,12 @@ def test_no_token_in_the_server_logs(tmp_path):
             gid = created["id"]
             tokens += list(created["tokens"].values())
             move = c.get(f"/api/games/{gid}/legal").json()["moves"][0]["notation"]
-            c.post(f"/api/games/{gid}/moves", json={"ply": 0, "move": move},
-                   headers=bearer(tokens[0]))
-            c.post(f"/api/games/{gid}/moves", json={"ply": 0, "move": "zz"},
-                   headers=bearer(tokens[1]))  # an error response too
+            c.post(
+                f"/api/games/{gid}/moves", json={"ply": 0, "move": move}, headers=bearer(tokens[0])
+            )
+            c.post(
+                f"/api/games/{gid}/moves", json={"ply": 0, "move": "zz"}, headers=bearer(tokens[1])
+            )  # an error response too
             c.get(f"/api/games/{gid}?token={tokens[1]}")  # even a misused query string
             with wsc.connect(f"ws://127.0.0.1:{port}/ws/games/{gid}") as ws:
                 ws.send(json.dumps({"type": "hello", "token": tokens[1]}))

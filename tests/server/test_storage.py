@@ -18,10 +18,23 @@ from .conftest import bearer, make_settings, new_game, play_random, wait_for
 def _row(game_id: str) -> dict:
     stamp = now()
     return {
-        "id": game_id, "game": "volo", "spec": tablier.games.get("volo").spec, "mode": "local",
-        "status": "active", "ply": 0, "version": 0, "names": ["", ""], "ai_seat": None,
-        "ai_level": None, "result": None, "decided": None, "draw_offer": None,
-        "undo_offer": None, "rematch_id": None, "rematch_of": None, "created": stamp,
+        "id": game_id,
+        "game": "volo",
+        "spec": tablier.games.get("volo").spec,
+        "mode": "local",
+        "status": "active",
+        "ply": 0,
+        "version": 0,
+        "names": ["", ""],
+        "ai_seat": None,
+        "ai_level": None,
+        "result": None,
+        "decided": None,
+        "draw_offer": None,
+        "undo_offer": None,
+        "rematch_id": None,
+        "rematch_of": None,
+        "created": stamp,
         "updated": stamp,
     }
 
@@ -50,9 +63,12 @@ def test_the_database_accepts_one_move_per_ply(storage):
     # A second move for ply 0, even with the right version, is refused by the key.
     assert not storage.commit("g1", 1, Change(values={"ply": 1}, moves=[(0, "d1", 0)]))
     with pytest.raises(sa.exc.IntegrityError), storage.engine.begin() as conn:
-        conn.execute(sa.text(
-            "INSERT INTO moves (game_id, ply, notation, seat, created) "
-            "VALUES ('g1', 0, 'e1', 0, CURRENT_TIMESTAMP)"))
+        conn.execute(
+            sa.text(
+                "INSERT INTO moves (game_id, ply, notation, seat, created) "
+                "VALUES ('g1', 0, 'e1', 0, CURRENT_TIMESTAMP)"
+            )
+        )
     row, moves, tokens = storage.load("g1")
     assert moves == [(0, "c1", 0)] and row["version"] == 1 and tokens == [(2, "a" * 64)]
 
@@ -64,16 +80,16 @@ def test_a_stale_version_is_refused_and_rolled_back(storage):
     row, moves, _ = storage.load("g2")
     assert row["ply"] == 1 and moves == [(0, "c1", 0)]
     # Dropping moves (a takeback) and adding others in one transaction.
-    assert storage.commit("g2", 1, Change(values={"ply": 1}, drop_from_ply=0,
-                                          moves=[(0, "e1", 0)]))
+    assert storage.commit("g2", 1, Change(values={"ply": 1}, drop_from_ply=0, moves=[(0, "e1", 0)]))
     assert storage.load("g2")[1] == [(0, "e1", 0)]
     assert storage.load("nope") is None
 
 
 def test_listing_and_unfinished_ai_games(storage):
     for i in range(3):
-        storage.create_game({**_row(f"l{i}"), "mode": "ai" if i else "local", "ai_seat": 1,
-                             "ai_level": "easy"}, [])
+        storage.create_game(
+            {**_row(f"l{i}"), "mode": "ai" if i else "local", "ai_seat": 1, "ai_level": "easy"}, []
+        )
     storage.commit("l2", 0, Change(values={"status": "finished"}))
     assert storage.count_games() == 3
     assert storage.list_games(10, 0)[0]["id"] == "l2"  # the most recently updated
@@ -104,9 +120,11 @@ def test_restart_loses_nothing_and_resumes_the_ai(database_url):
             if again["status"] == "active":
                 move = second.get(f"/api/games/{gid}/legal").json()["moves"][0]["notation"]
                 token = created["tokens"].get("both") or created["tokens"][str(seat)]
-                r = second.post(f"/api/games/{gid}/moves", json={"ply": again["ply"],
-                                                                "move": move},
-                                headers=bearer(token))
+                r = second.post(
+                    f"/api/games/{gid}/moves",
+                    json={"ply": again["ply"], "move": move},
+                    headers=bearer(token),
+                )
                 assert r.status_code == 200, r.text
         # The AI's turn was resumed at start-up: it moves without anyone asking.
         resumed = wait_for(second, ai["id"], lambda s: s["ply"] >= 1)

@@ -37,8 +37,10 @@ def first_legal(client, gid) -> str:
 def test_move_is_broadcast_to_every_connection(shared_client, name):
     created = new_game(shared_client, name)
     gid, t0 = created["id"], created["tokens"]["0"]
-    with shared_client.websocket_connect(f"/ws/games/{gid}") as player, \
-            shared_client.websocket_connect(f"/ws/games/{gid}") as watcher:
+    with (
+        shared_client.websocket_connect(f"/ws/games/{gid}") as player,
+        shared_client.websocket_connect(f"/ws/games/{gid}") as watcher,
+    ):
         snap = hello(player, t0)
         assert snap["you"] == 0 and snap["ply"] == 0 and snap["id"] == gid
         assert hello(watcher)["you"] is None
@@ -64,7 +66,10 @@ def test_presence(shared_client):
     with shared_client.websocket_connect(f"/ws/games/{gid}") as a:
         hello(a, created["tokens"]["0"])
         assert receive_until(a, "presence") == {
-            "type": "presence", "seats": [True, False], "spectators": 0}
+            "type": "presence",
+            "seats": [True, False],
+            "spectators": 0,
+        }
         with shared_client.websocket_connect(f"/ws/games/{gid}") as b:
             hello(b, created["tokens"]["1"])
             assert receive_until(a, "presence")["seats"] == [True, True]
@@ -83,11 +88,17 @@ def test_rest_changes_reach_the_websocket(shared_client):
     with shared_client.websocket_connect(f"/ws/games/{gid}") as ws:
         hello(ws, created["tokens"]["1"])
         move = first_legal(shared_client, gid)
-        shared_client.post(f"/api/games/{gid}/moves", json={"ply": 0, "move": move},
-                           headers=bearer(created["tokens"]["0"]))
+        shared_client.post(
+            f"/api/games/{gid}/moves",
+            json={"ply": 0, "move": move},
+            headers=bearer(created["tokens"]["0"]),
+        )
         assert receive_until(ws, "move")["move"] == move
-        shared_client.post(f"/api/games/{gid}/offers", json={"kind": "draw", "action": "offer"},
-                           headers=bearer(created["tokens"]["0"]))
+        shared_client.post(
+            f"/api/games/{gid}/offers",
+            json={"kind": "draw", "action": "offer"},
+            headers=bearer(created["tokens"]["0"]),
+        )
         snap = receive_until(ws, "snapshot")["game"]
         assert snap["offers"]["draw"] == 0 and snap["you"] == 1
         shared_client.post(f"/api/games/{gid}/resign", headers=bearer(created["tokens"]["0"]))
@@ -98,8 +109,10 @@ def test_rest_changes_reach_the_websocket(shared_client):
 def test_errors_go_to_the_sender_only(shared_client):
     created = new_game(shared_client, "xobo")
     gid = created["id"]
-    with shared_client.websocket_connect(f"/ws/games/{gid}") as p0, \
-            shared_client.websocket_connect(f"/ws/games/{gid}") as p1:
+    with (
+        shared_client.websocket_connect(f"/ws/games/{gid}") as p0,
+        shared_client.websocket_connect(f"/ws/games/{gid}") as p1,
+    ):
         hello(p0, created["tokens"]["0"])
         hello(p1, created["tokens"]["1"])
         move = first_legal(shared_client, gid)
@@ -133,8 +146,10 @@ def test_errors_go_to_the_sender_only(shared_client):
 def test_stale_ply_between_two_sockets(shared_client):
     created = new_game(shared_client, "voldetour", "local")
     gid, tok = created["id"], created["tokens"]["both"]
-    with shared_client.websocket_connect(f"/ws/games/{gid}") as a, \
-            shared_client.websocket_connect(f"/ws/games/{gid}") as b:
+    with (
+        shared_client.websocket_connect(f"/ws/games/{gid}") as a,
+        shared_client.websocket_connect(f"/ws/games/{gid}") as b,
+    ):
         hello(a, tok)
         hello(b, tok)
         move = first_legal(shared_client, gid)

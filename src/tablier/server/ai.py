@@ -65,7 +65,9 @@ class AIPool:
         self.interval = interval
         self._queue = ctx.Queue()
         self._executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=ctx, initializer=_init_worker,
+            max_workers=workers,
+            mp_context=ctx,
+            initializer=_init_worker,
             initargs=(self._queue,),
         )
         self._listeners: dict[str, Callable[[float, int, str | None], None]] = {}

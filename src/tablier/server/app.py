@@ -68,8 +68,9 @@ class CreateGame(_Body):
     """``POST /api/games``."""
 
     game: Annotated[str, Field(min_length=1, max_length=40)]
-    options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(
-        max_length=20)] = {}
+    options: Annotated[
+        dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=20)
+    ] = {}
     mode: Literal["online", "ai", "local"] = "online"
     seat: Literal[0, 1] = 0
     ai_level: Annotated[str, Field(max_length=20)] | None = None
@@ -144,19 +145,27 @@ class _Limits:
 
         async def send_with_headers(message: dict) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []),
-                                                  *SECURITY_HEADERS]}
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
             await send(message)
 
         await self.app(scope, replay, send_with_headers)
 
 
 async def _too_large(send: Any, limit: int) -> None:
-    body = json.dumps(ApiError(413, "body_too_large",
-                               f"the request body exceeds {limit} bytes").body()).encode()
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode()), *SECURITY_HEADERS]})
+    body = json.dumps(
+        ApiError(413, "body_too_large", f"the request body exceeds {limit} bytes").body()
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *SECURITY_HEADERS,
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -230,9 +239,7 @@ def catalog() -> dict[str, Any]:
                         "name": o.name,
                         "default": _jsonable(o.default),
                         "doc": o.doc,
-                        "choices": None
-                        if o.choices is None
-                        else [_jsonable(c) for c in o.choices],
+                        "choices": None if o.choices is None else [_jsonable(c) for c in o.choices],
                     }
                     for o in cls.OPTIONS
                 ],
@@ -306,8 +313,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.migrate:
             await to_thread.run_sync(upgrade, engine)
         storage = Storage(engine)
-        pool = AIPool(settings.ai_workers, settings.ai_progress_interval) \
-            if settings.ai_workers > 0 else None
+        pool = (
+            AIPool(settings.ai_workers, settings.ai_progress_interval)
+            if settings.ai_workers > 0
+            else None
+        )
         service = GameService(settings, storage, pool)
         app.state.service = service
         await to_thread.run_sync(warm_up)
@@ -325,7 +335,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             storage.dispose()
 
     app = FastAPI(
-        title="Tablier", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
+        title="Tablier",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
         openapi_url="/api/openapi.json",
     )
     app.state.settings = settings
@@ -353,8 +366,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         message = exc.detail if isinstance(exc.detail, str) else "error"
         if exc.status_code == 404:
             message = "not found"
-        return JSONResponse(ApiError(exc.status_code, code, message).body(),
-                            status_code=exc.status_code)
+        return JSONResponse(
+            ApiError(exc.status_code, code, message).body(), status_code=exc.status_code
+        )
 
     @app.exception_handler(Exception)
     async def _crash(_request: Request, exc: Exception) -> JSONResponse:
@@ -385,8 +399,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         links = {k: f"{base}/g/{live.id}#seat={t}" for k, t in tokens.items()}
         links["spectator"] = f"{base}/g/{live.id}"
         you = {"online": body.seat, "ai": body.seat, "local": 2}[body.mode]
-        return _json({"id": live.id, "tokens": tokens, "links": links,
-                      "game": service.snapshot(live, you)}, 201)
+        return _json(
+            {"id": live.id, "tokens": tokens, "links": links, "game": service.snapshot(live, you)},
+            201,
+        )
 
     @app.get("/api/games")
     async def list_games(
@@ -424,9 +440,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         def build() -> dict:
             game, moves = live.game, list(live.moves)
             states = live.all_states()[: len(moves) + 1]
-            return {"views": [game.state_view(st) for st in states],
-                    "moves": [game.move_view(st, m) for st, m in zip(states, moves,
-                                                                     strict=False)]}
+            return {
+                "views": [game.state_view(st) for st in states],
+                "moves": [game.move_view(st, m) for st, m in zip(states, moves, strict=False)],
+            }
 
         return _json(await to_thread.run_sync(build))
 
@@ -480,7 +497,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/record")
     async def record(
-        game_id: str, request: Request,
+        game_id: str,
+        request: Request,
         format: Annotated[Literal["text", "json"], Query()] = "text",
     ) -> Response:
         """The game record, as text or JSON (``tablier.core.record``)."""
@@ -508,8 +526,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             live = await service.get(_check_id(game_id))
         except ApiError as exc:
-            await ws.send_text(dumps({"type": "error", "code": exc.code,
-                                      "message": exc.message, "ref": None}))
+            await ws.send_text(
+                dumps({"type": "error", "code": exc.code, "message": exc.message, "ref": None})
+            )
             await ws.close(code=4404)
             return
         try:
@@ -517,14 +536,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             hello = _message(first)
         except (TimeoutError, WebSocketDisconnect, ApiError, KeyError):
             with contextlib.suppress(Exception):
-                await ws.send_text(dumps({"type": "error", "code": "hello_required",
-                                          "message": "send hello first", "ref": None}))
+                await ws.send_text(
+                    dumps(
+                        {
+                            "type": "error",
+                            "code": "hello_required",
+                            "message": "send hello first",
+                            "ref": None,
+                        }
+                    )
+                )
                 await ws.close(code=1008)
             return
         if hello.get("type") != "hello":
-            await ws.send_text(dumps({"type": "error", "code": "hello_required",
-                                      "message": "the first message must be hello",
-                                      "ref": None}))
+            await ws.send_text(
+                dumps(
+                    {
+                        "type": "error",
+                        "code": "hello_required",
+                        "message": "the first message must be hello",
+                        "ref": None,
+                    }
+                )
+            )
             await ws.close(code=1008)
             return
         conn = Connection(ws)
@@ -532,9 +566,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if token is not None:
             conn.seat = live.seat_for(token) if isinstance(token, str) else None
             if conn.seat is None:
-                conn.send(dumps({"type": "error", "code": "not_your_seat",
-                                 "message": "this token holds no seat: watching only",
-                                 "ref": None}))
+                conn.send(
+                    dumps(
+                        {
+                            "type": "error",
+                            "code": "not_your_seat",
+                            "message": "this token holds no seat: watching only",
+                            "ref": None,
+                        }
+                    )
+                )
         pump = asyncio.create_task(conn.pump())
         service.join(live, conn)
         try:
@@ -574,16 +615,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 conn.send(dumps({"type": "snapshot", "game": service.snapshot(live, conn.seat)}))
             elif kind == "move":
                 ply, move = message.get("ply"), message.get("move")
-                if isinstance(ply, bool) or not isinstance(ply, int) or not isinstance(move, str) \
-                        or not move or len(move) > 200:
-                    raise ApiError(422, "invalid_request",
-                                   "a move message needs an integer ply and a move text")
+                if (
+                    isinstance(ply, bool)
+                    or not isinstance(ply, int)
+                    or not isinstance(move, str)
+                    or not move
+                    or len(move) > 200
+                ):
+                    raise ApiError(
+                        422,
+                        "invalid_request",
+                        "a move message needs an integer ply and a move text",
+                    )
                 await service.move(game_id, conn.seat, ply, move, ref, conn)
             else:
                 raise ApiError(422, "bad_message", f"unknown message type {kind!r}")
         except ApiError as exc:
-            conn.send(dumps({"type": "error", "code": exc.code, "message": exc.message,
-                             "ref": ref, **exc.extra}))
+            conn.send(
+                dumps(
+                    {
+                        "type": "error",
+                        "code": exc.code,
+                        "message": exc.message,
+                        "ref": ref,
+                        **exc.extra,
+                    }
+                )
+            )
 
     # -- static client ------------------------------------------------------------------
 
@@ -593,8 +651,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         page = web / "index.html"
         if not page.is_file():
             return PlainTextResponse("the web client is not installed", status_code=404)
-        return FileResponse(page, media_type="text/html",
-                            headers={"cache-control": "no-cache"})
+        return FileResponse(page, media_type="text/html", headers={"cache-control": "no-cache"})
 
     app.add_api_route("/", index, methods=["GET"], include_in_schema=False)
     app.add_api_route("/review", index, methods=["GET"], include_in_schema=False)
@@ -625,7 +682,11 @@ def _message(text: str) -> dict:
 
 
 def serve(
-    settings: Settings, host: str = "127.0.0.1", port: int = 8000, *, access_log: bool = True,
+    settings: Settings,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    access_log: bool = True,
 ) -> None:
     """Run the server with uvicorn until interrupted (``tablier serve``)."""
     import uvicorn
@@ -633,6 +694,13 @@ def serve(
     install_log_filter()
     app = create_app(settings)
     uvicorn.run(
-        app, host=host, port=port, ws_max_size=65536, ws_per_message_deflate=False,
-        access_log=access_log, log_level="info", proxy_headers=True, server_header=False,
+        app,
+        host=host,
+        port=port,
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+        access_log=access_log,
+        log_level="info",
+        proxy_headers=True,
+        server_header=False,
     )

@@ -215,7 +215,10 @@ class LiveGame:
         return outcome_dict(self.state)
 
     def snapshot(
-        self, *, you: int | None = None, online: tuple[bool, bool] = (False, False),
+        self,
+        *,
+        you: int | None = None,
+        online: tuple[bool, bool] = (False, False),
         thinking: bool = False,
     ) -> dict[str, Any]:
         """The SNAPSHOT of the contract (see ``docs/web.md``)."""
@@ -285,9 +288,7 @@ class LiveGame:
         result = reason = None
         if self.decided is not None and self.result is not None:
             result, reason = self.result["result"], self.decided
-        return Record.from_moves(
-            self.game, self.moves, tags=tags, result=result, reason=reason
-        )
+        return Record.from_moves(self.game, self.moves, tags=tags, result=result, reason=reason)
 
     # -- checking requests ----------------------------------------------------------
 
@@ -337,8 +338,14 @@ class LiveGame:
         change = Change(values=values, moves=[(self.ply, notation, mover)])
         # The views are computed here, in the worker thread, and cached once committed.
         return Prepared(
-            change, "move", move, after, notation, mover,
-            view=self.game.state_view(after), move_view=self.game.move_view(state, move),
+            change,
+            "move",
+            move,
+            after,
+            notation,
+            mover,
+            view=self.game.state_view(after),
+            move_view=self.game.move_view(state, move),
         )
 
     def apply_move(self, prep: Prepared) -> None:

@@ -85,9 +85,7 @@ class MoveRow(Base):
 
     __tablename__ = "moves"
 
-    game_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("games.id", ondelete="CASCADE")
-    )
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"))
     ply: Mapped[int] = mapped_column(Integer)
     notation: Mapped[str] = mapped_column(String(400))
     seat: Mapped[int] = mapped_column(Integer)
@@ -108,5 +106,3 @@ class TokenRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-

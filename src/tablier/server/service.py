@@ -221,8 +221,11 @@ class GameService:
         spectators = sum(1 for c in conns if c.seat is None)
         self.broadcast(
             live.id,
-            {"type": "presence", "seats": list(self.online(live.id, live)),
-             "spectators": spectators},
+            {
+                "type": "presence",
+                "seats": list(self.online(live.id, live)),
+                "spectators": spectators,
+            },
         )
 
     def join(self, live: LiveGame, conn: Connection) -> None:
@@ -343,7 +346,12 @@ class GameService:
         return live, prep
 
     async def move(
-        self, game_id: str, seat: int | None, ply: int, text: str, ref: Any = None,
+        self,
+        game_id: str,
+        seat: int | None,
+        ply: int,
+        text: str,
+        ref: Any = None,
         sender: Connection | None = None,
     ) -> LiveGame:
         """Play a move for ``seat``; commit it, then broadcast it."""
@@ -356,7 +364,11 @@ class GameService:
         return live
 
     def _after_move(
-        self, live: LiveGame, prep: Prepared, ref: Any, sender: Connection | None,
+        self,
+        live: LiveGame,
+        prep: Prepared,
+        ref: Any,
+        sender: Connection | None,
         offers_before: tuple,
     ) -> None:
         ply = live.ply
@@ -418,11 +430,18 @@ class GameService:
                 if live.ai_seat is not None:
                     human = live.ai_seat  # the human takes the AI's former seat
                 new, _ = await self.create(
-                    live.game.name, options, live.mode, human, live.ai_level,
-                    [live.names[1], live.names[0]], rematch_of=live,
+                    live.game.name,
+                    options,
+                    live.mode,
+                    human,
+                    live.ai_level,
+                    [live.names[1], live.names[0]],
+                    rematch_of=live,
                 )
                 ok = await self.write(
-                    self.storage.commit, live.id, live.version,
+                    self.storage.commit,
+                    live.id,
+                    live.version,
                     Change(values={"rematch_id": new.id}),
                 )
                 if not ok:
@@ -474,23 +493,35 @@ class GameService:
         game_id = live.id
         self.broadcast(
             game_id,
-            {"type": "ai", "thinking": True,
-             "progress": {"fraction": 0.0, "simulations": 0, "best": None}},
+            {
+                "type": "ai",
+                "thinking": True,
+                "progress": {"fraction": 0.0, "simulations": 0, "best": None},
+            },
         )
 
         def progress(fraction: float, simulations: int, best: str | None) -> None:
             if self._jobs.get(game_id) is job:
                 self.broadcast(
                     game_id,
-                    {"type": "ai", "thinking": True,
-                     "progress": {"fraction": round(min(max(fraction, 0.0), 1.0), 3),
-                                  "simulations": simulations, "best": best}},
+                    {
+                        "type": "ai",
+                        "thinking": True,
+                        "progress": {
+                            "fraction": round(min(max(fraction, 0.0), 1.0), 3),
+                            "simulations": simulations,
+                            "best": best,
+                        },
+                    },
                 )
 
         try:
             notation = await self.ai.think(
-                f"{game_id}:{job.version}", live.state.to_text(), self.ai_spec(live.ai_level),
-                secrets.randbits(30), progress,
+                f"{game_id}:{job.version}",
+                live.state.to_text(),
+                self.ai_spec(live.ai_level),
+                secrets.randbits(30),
+                progress,
             )
         except asyncio.CancelledError:
             raise
@@ -563,5 +594,3 @@ def _clean_name(name: Any) -> str:
         return ""
     cleaned = "".join(c if c.isprintable() else " " for c in name)
     return " ".join(cleaned.split())[:40]
-
-

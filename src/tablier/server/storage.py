@@ -116,9 +116,7 @@ class Storage:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._checkpointer = (
-            Checkpointer(engine) if engine.dialect.name == "sqlite" else None
-        )
+        self._checkpointer = Checkpointer(engine) if engine.dialect.name == "sqlite" else None
 
     def dispose(self) -> None:
         """Stop the checkpoint thread and close every pooled connection."""
