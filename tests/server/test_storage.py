@@ -129,3 +129,15 @@ def test_restart_loses_nothing_and_resumes_the_ai(database_url):
         # The AI's turn was resumed at start-up: it moves without anyone asking.
         resumed = wait_for(second, ai["id"], lambda s: s["ply"] >= 1)
         assert resumed["view"]["to_move"] == 1 or resumed["status"] != "active"
+
+
+def test_operators_can_run_the_migrations(tmp_path, capsys):
+    from tablier.server.migrate import main
+
+    url = f"sqlite:///{tmp_path / 'ops.db'}"
+    main(["--database-url", url])
+    assert "head" in capsys.readouterr().out
+    engine = make_engine(url)
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+    engine.dispose()

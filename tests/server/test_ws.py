@@ -219,3 +219,32 @@ def test_ai_progress_and_move(shared_client):
             game.parse_move(state, message["move"])  # the AI's move is legal
     finally:
         service.settings.ai_specs["medium"] = "random"
+
+
+def test_takeback_while_the_ai_thinks_drops_its_search(shared_client):
+    created = new_game(
+        shared_client, "volo", "ai", seat=0, ai_level="hard", options={"board": "mini"}
+    )
+    gid = created["id"]
+    service = shared_client.app.state.service
+    service.settings.ai_specs["hard"] = "mcts:iterations=none,seconds=1.5"
+    try:
+        with shared_client.websocket_connect(f"/ws/games/{gid}") as ws:
+            hello(ws, created["tokens"]["0"])
+            move = first_legal(shared_client, gid)
+            ws.send_json({"type": "move", "ply": 0, "move": move, "ref": "m"})
+            receive_until(ws, "move")
+            assert receive_until(ws, "ai")["thinking"] is True
+            r = shared_client.post(
+                f"/api/games/{gid}/takeback", headers=bearer(created["tokens"]["0"])
+            )
+            assert r.json()["ply"] == 0 and r.json()["ai"]["thinking"] is False
+            # The search ends without a move: the position it searched is gone.
+            while True:
+                message = ws.receive_json()
+                assert message["type"] != "move"
+                if message["type"] == "ai" and not message["thinking"]:
+                    break
+        assert shared_client.get(f"/api/games/{gid}").json()["moves"] == []
+    finally:
+        service.settings.ai_specs["hard"] = "greedy"
