@@ -15,10 +15,12 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/tablier serve
 
+# tools/with-test-services.sh provides Chromium and a throwaway PostgreSQL for the browser and
+# storage tests (installing them from Debian's packages where it can).
 # loadgroup: the tests marked xdist_group("ray") share one worker (one Ray instance).
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+	bash tools/with-test-services.sh $(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
