@@ -62,6 +62,21 @@ def test_solve_prints_line_or_no_forced_win(cli):
     assert none.stdout.strip() == "no forced win within 1"
 
 
+def test_game_then_position_form(cli):
+    spec, body = WIN.split(" ", 1)
+    for args in ((spec, body), (spec, WIN)):
+        result = cli("solve", *args, "--depth", "2")
+        assert result.exit_code == 0, result.output
+        assert "Orange wins by force in 1" in result.output
+    analysed = cli("analyse", spec, body, "-i", "30", "--json")
+    expected = get("volo", board="mini").parse_position(WIN).to_text()
+    assert json.loads(analysed.output)["position"] == expected
+    wrong = cli("solve", "xobo", WIN, "--depth", "1")
+    assert wrong.exit_code == 2 and "not 'xobo'" in wrong.output
+    extra = cli("solve", spec, body, "more", "--depth", "1")
+    assert extra.exit_code == 2 and "GAME and a POSITION" in extra.output
+
+
 def test_arena_runs_and_writes_json_lines(cli, tmp_path):
     out = tmp_path / "r.jsonl"
     result = cli("arena", "volo:board=mini,supply=12", "greedy", "random", "-n", "2",

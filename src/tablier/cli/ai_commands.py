@@ -58,6 +58,21 @@ def _read_state(text: str) -> State:
         raise click.UsageError(f"bad position: {exc}") from None
 
 
+def _read_args(args: tuple[str, ...]) -> State:
+    """``POSITION`` alone, or ``GAME POSITION`` (a game spec, then a full position or its body)."""
+    if len(args) == 1:
+        return _read_state(args[0])
+    if len(args) != 2:
+        raise click.UsageError('give a POSITION, or a GAME and a POSITION: volo:board=mini "..."')
+    game = _read_game(args[0])
+    if not args[1].strip():
+        return game.initial_state()
+    try:
+        return game.parse_position(args[1])
+    except TablierError as exc:
+        raise click.UsageError(f"bad position: {exc}") from None
+
+
 def _read_game(text: str) -> Game:
     try:
         return registry.from_spec(text.strip())
@@ -141,14 +156,14 @@ def hint_lines(
 
 
 @click.command("analyse", context_settings=_CONTEXT)
-@click.argument("position")
+@click.argument("position", nargs=-1, required=True)
 @click.option("--iterations", "-i", type=int, default=None, help="Simulations (default 2000).")
 @click.option("--seconds", "-s", type=float, default=None, help="Time limit instead/as well.")
 @click.option("--top", "-n", type=int, default=8, show_default=True, help="Moves to list.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def analyse_command(
-    position: str,
+    position: tuple[str, ...],
     iterations: int | None,
     seconds: float | None,
     top: int,
@@ -158,11 +173,12 @@ def analyse_command(
     """Search POSITION and list the top moves with visits and win estimates.
 
     POSITION is a position string (quote it) or a game spec alone, such as
-    `volo` or `volo:board=mini`, for its initial position.  With neither
+    `volo` or `volo:board=mini`, for its initial position; `GAME POSITION`
+    (a game spec, then the position or its body) works too.  With neither
     --iterations nor --seconds the search runs 2000 simulations (deterministic
     for a given --seed).
     """
-    state = _read_state(position)
+    state = _read_args(position)
     if state.outcome is not None:
         raise click.UsageError("the game is over in this position: nothing to analyse")
     if top < 1:
@@ -201,20 +217,21 @@ def analyse_command(
 
 
 @click.command("solve", context_settings=_CONTEXT)
-@click.argument("position")
+@click.argument("position", nargs=-1, required=True)
 @click.option("--depth", "-d", type=int, required=True, help="Decisions (plies) to search.")
 @click.option("--max-nodes", type=int, default=None, help="Give up after this many nodes.")
 @click.option("--seconds", type=float, default=None, help="Give up after this long.")
 def solve_command(
-    position: str, depth: int, max_nodes: int | None, seconds: float | None
+    position: tuple[str, ...], depth: int, max_nodes: int | None, seconds: float | None
 ) -> None:
     """Prove a forced win within DEPTH decisions from POSITION, or say there is none.
 
     Prints the winning line (the winner's quickest moves and the loser's
     longest defence) or "no forced win within N".  A turn of several decisions
-    counts one per decision.
+    counts one per decision.  POSITION may also be given as `GAME POSITION`
+    (a game spec, then the position string or its body).
     """
-    state = _read_state(position)
+    state = _read_args(position)
     if depth < 0:
         raise click.UsageError("--depth must be 0 or more")
     if max_nodes is not None and max_nodes < 1:
