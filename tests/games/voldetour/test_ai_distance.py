@@ -20,7 +20,6 @@ def _slow_distance(state: VState, player: int) -> int:
     b = state.board
     H = ps.tower_height
     target = ps.towers[1 - player]
-    other = state.lords[1 - player]
     start = state.lords[player]
     heap = [(0, start, b.height(start))]
     done = set()
@@ -34,14 +33,14 @@ def _slow_distance(state: VState, player: int) -> int:
         col, row = grid.coord(q)
         for e, (dc, dr) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
             r = state.lord_step(b, q, h, e)
-            if r is not None and (r[0] != other or other == target):
+            if r is not None:  # the other Lord is no wall for the distance
                 heapq.heappush(heap, (cost + STEP, r[0], r[1]))
             if not grid.contains(col + dc, row + dr):
                 continue
             t = grid.index(col + dc, row + dr)
             if t == target and h == H - 1:
                 heapq.heappush(heap, (cost + STEP + SLOPE, t, H))
-            if t in ps.towers or t in state.lords:
+            if t in ps.towers:
                 continue
             top = next((k for k in range(H + 1) if b.flat[k] >> t & 1), None)
             if top is None:  # a slope: only the rules' step goes there
@@ -87,6 +86,9 @@ def test_over_a_built_path_it_counts_the_lords_steps():
     row = play(fresh, "B123", "B123@f9:2x1x3")
     back = VState(g, row.blocks, row.stairs, (_square(g, "f9"), row.lords[1]), 3)
     assert vold_ai.path_distance(back, 0) == 3 * STEP
+    # White's Lord standing on g9, in the way: no wall for the distance (Lords move)
+    blocker = VState(g, row.blocks, row.stairs, (_square(g, "f9"), _square(g, "g9")), 3)
+    assert vold_ai.path_distance(blocker, 0) == 3 * STEP
 
 
 def test_distance_matches_the_slow_reference():

@@ -75,7 +75,8 @@ def path_distance(state: VState, player: int) -> int:
     """The cost of ``player``'s Lord's cheapest 3D path to the enemy tower.
 
     See the module docstring: ``STEP`` per step over built paths (slopes
-    included, never through the other Lord, crossing the own tower allowed),
+    included, crossing the own tower allowed; the other Lord is no wall: Lords
+    move, and a Lord in the way must not make a near Lord look far),
     and, where the path needs building, ``LEVEL`` per level to raise a square
     and ``SLOPE`` per change of height.  ``BLOCKED`` when no path exists.
     """
@@ -86,16 +87,14 @@ def path_distance(state: VState, player: int) -> int:
     H = ps.tower_height
     target = ps.towers[1 - player]
     tbit = 1 << target
-    other = state.lords[1 - player]
-    obit = (1 << other) & ~tbit  # the enemy Lord leaves its tower by its third turn
     start = state.lords[player]
     h0 = b.height(start)
     if h0 is None:  # pragma: no cover - Lords never stand on slopes
         return BLOCKED
     towers = (1 << ps.towers[0]) | (1 << ps.towers[1])
-    lflat = [m & ~obit for m in b.lflat]
+    lflat = b.lflat
     # squares by the height of their flat top, where a Lord could be led by building
-    buildable = [b.flat[k] & ~towers & ~b.lordmask for k in range(H + 1)]
+    buildable = [b.flat[k] & ~towers for k in range(H + 1)]
     slopes = 0
     for z in range(H):
         for m in b.slope[z]:
@@ -151,7 +150,7 @@ def path_distance(state: VState, player: int) -> int:
                         q = low.bit_length() - 1
                         for e in range(4):
                             r = step(b, q, h, e)
-                            if r is not None and not (1 << r[0]) & obit:
+                            if r is not None:
                                 push(cost + STEP, r[1], 1 << r[0])
                 for h2, extra, squares in virtual[h]:
                     cells = nb & squares & ~seen[h2]
