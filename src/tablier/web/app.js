@@ -286,7 +286,7 @@ class LobbyPage {
       }
       const ul = el("ul", { class: "game-list", "data-testid": "recent-games" });
       for (const g of games) {
-        const bits = [g.mode, g.status, g.ply !== undefined ? `${g.ply} moves` : null];
+        const bits = [g.mode, g.status, g.ply !== undefined ? `${g.ply} move${g.ply === 1 ? "" : "s"}` : null];
         if (g.result && g.result.result) bits.push(g.result.result);
         ul.append(el("li", {},
           el("a", { href: `/g/${g.id}`, "data-internal": true }, g.title || g.game || g.id),
