@@ -20,25 +20,13 @@ the default sets, at two rotations, and of a phone in dark mode are saved.
 
 from __future__ import annotations
 
-import re
-
 from playwright.sync_api import expect
-from web_helpers import create_game, open_seat
+from web_helpers import create_game, create_in_lobby, move_texts, open_seat
 
 
 def _create_local_game(page, base_url: str, pieces: str) -> None:
     """Create a same-screen Voldétour game from the lobby and wait for its board."""
-    page.goto(f"{base_url}/")
-    page.select_option("[data-testid=new-game-game]", "voldetour")
-    page.select_option("[data-testid=option-pieces]", pieces)
-    page.check("[data-testid=mode-local]")
-    page.click("[data-testid=create-game]")
-    page.wait_for_url(re.compile(r".*/g/[^/#?]+"))
-    page.wait_for_selector(".vd-map [data-cell]")
-
-
-def _moves(page) -> list[str]:
-    return [t.strip() for t in page.locator("[data-testid=move-item] .notation").all_inner_texts()]
+    create_in_lobby(page, base_url, "voldetour", {"pieces": pieces}, ".vd-map [data-cell]")
 
 
 def _played(page, notation: str | list[str], count: int, *, confirm: bool = True) -> None:
@@ -51,7 +39,7 @@ def _played(page, notation: str | list[str], count: int, *, confirm: bool = True
     page.wait_for_function(
         "n => document.querySelectorAll('[data-testid=move-item]').length >= n", arg=count
     )
-    assert _moves(page)[count - len(played) : count] == played
+    assert move_texts(page)[count - len(played) : count] == played
 
 
 def _targets(page) -> set[str]:
@@ -116,7 +104,7 @@ def test_voldetour_mini_game_by_clicks(live_server, new_page, screenshot):
     page.reload()
     page.wait_for_selector(".vd-map [data-cell]")
     expect(page.get_by_test_id("vd-hand")).to_be_visible()
-    assert len(_moves(page)) == 6
+    assert len(move_texts(page)) == 6
     assert "d5" in _targets(page)  # the block in hand: its squares are highlighted at once
     _click(page, "d5")
     _played(page, "B111@d5:1x1x1", 7)

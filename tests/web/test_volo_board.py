@@ -9,18 +9,12 @@ a3-b3 two cells along its row (a3:b3-c3) by clicking a3, b3, then d3.
 
 from __future__ import annotations
 
-import re
+from web_helpers import create_in_lobby
 
 
 def _create_local_game(page, base_url: str, board: str) -> None:
     """Create a same-screen Volo game from the lobby and wait for its board."""
-    page.goto(f"{base_url}/")
-    page.select_option("[data-testid=new-game-game]", "volo")
-    page.select_option("[data-testid=option-board]", board)
-    page.check("[data-testid=mode-local]")
-    page.click("[data-testid=create-game]")
-    page.wait_for_url(re.compile(r".*/g/[^/#?]+"))
-    page.wait_for_selector(".volo-sky [data-cell]")
+    create_in_lobby(page, base_url, "volo", {"board": board}, ".volo-sky [data-cell]")
 
 
 def _moves(page) -> list[str]:

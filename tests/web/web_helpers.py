@@ -20,6 +20,19 @@ def create_game(live_server, game: str = "xobo", *, mode: str = "local", seat: i
     return response.json()
 
 
+def create_in_lobby(page: Page, base_url: str, game: str, options: dict[str, str],
+                    ready: str) -> None:
+    """Create a same-screen game from the lobby's form and wait for ``ready`` (a selector)."""
+    page.goto(f"{base_url}/")
+    page.select_option("[data-testid=new-game-game]", game)
+    for name, value in options.items():
+        page.select_option(f"[data-testid=option-{name}]", value)
+    page.check("[data-testid=mode-local]")
+    page.click("[data-testid=create-game]")
+    page.wait_for_url(re.compile(r".*/g/[^/#?]+"))
+    page.wait_for_selector(ready)
+
+
 def open_seat(page: Page, live_server, game_id: str, token: str | None) -> Page:
     """Open the game page with a seat link (``#seat=<token>``) or as a spectator."""
     url = f"{live_server.url}/g/{game_id}" + (f"#seat={token}" if token else "")
