@@ -11,9 +11,8 @@
   so two calls are two independent browsers); uncaught JavaScript errors fail the test.
 - ``screenshot(page, name)``: saves ``test-artifacts/screenshots/<name>.png`` for review.
 
-Every AI level of the server under test plays as the fast ``random`` player
-(``--ai-spec LEVEL=random`` when ``tablier serve`` has that option, and
-``TABLIER_AI_SPECS`` in its environment); see docs/web-client.md.
+The server under test plays the real AI levels (the tests use ``easy``, a few
+hundredths of a second per decision); see docs/web-client.md.
 """
 
 from __future__ import annotations
@@ -46,9 +45,6 @@ CHROMIUM_FLAGS = [
 ]
 REQUIRE_BROWSER = os.environ.get("TABLIER_REQUIRE_BROWSER") == "1"
 START_TIMEOUT = 30.0
-# The AI levels are mapped to a fast player so that games against the AI stay quick.
-AI_LEVELS = ("easy", "medium", "hard", "expert")
-FAST_AI = "random"
 PAGE_TIMEOUT_MS = 10_000
 
 
@@ -65,17 +61,6 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _serve_help(python: str) -> str:
-    """The text of ``tablier serve --help`` ('' when the command does not exist yet)."""
-    proc = subprocess.run(
-        [python, "-c", "from tablier.cli.main import main; main()", "serve", "--help"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    return proc.stdout if proc.returncode == 0 else ""
-
-
 class LiveServer:
     """A ``tablier serve`` subprocess bound to 127.0.0.1 on a free port."""
 
@@ -89,34 +74,18 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
         self.python = sys.executable
-        help_text = _serve_help(self.python)
-        if not help_text:
-            pytest.fail("`tablier serve` is not available (tablier serve --help failed)")
-        self._help = help_text
-
-    def _has(self, flag: str) -> bool:
-        return re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", self._help) is not None
 
     def command(self) -> list[str]:
         """The command line that starts the server."""
-        cmd = [self.python, "-c", "from tablier.cli.main import main; main()", "serve"]
-        cmd += ["--host", "127.0.0.1", "--port", str(self.port)]
-        for flag in ("--database-url", "--database", "--db"):
-            if self._has(flag):
-                cmd += [flag, self.database_url]
-                break
-        if self._has("--ai-spec"):
-            for level in AI_LEVELS:
-                cmd += ["--ai-spec", f"{level}={FAST_AI}"]
-        return cmd
+        return [
+            self.python, "-c", "from tablier.cli.main import main; main()", "serve",
+            "--host", "127.0.0.1", "--port", str(self.port),
+            "--database-url", self.database_url,
+        ]
 
     def environment(self) -> dict[str, str]:
-        """The server's environment: the database URL and the fast AI also as variables."""
-        env = dict(os.environ)
-        env["TABLIER_DATABASE_URL"] = self.database_url
-        env["TABLIER_AI_SPECS"] = ";".join(f"{level}={FAST_AI}" for level in AI_LEVELS)
-        env.setdefault("PYTHONUNBUFFERED", "1")
-        return env
+        """The server's environment (unbuffered output, so the log is complete)."""
+        return {**os.environ, "PYTHONUNBUFFERED": "1"}
 
     def start(self) -> None:
         """Start the process and wait until ``/api/health`` answers."""
