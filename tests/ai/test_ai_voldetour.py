@@ -47,10 +47,45 @@ def test_prior_prefers_a_block_level_with_the_lord_next_to_it():
     state = state.apply(game.parse_move(state, "B123"))
     moves = state.legal_moves()
     prior = dict(zip(map(str, moves), vold_ai.move_prior(state, moves), strict=True))
-    # 3 levels high next to Black's tower on b2: the Lord can step onto it.
-    assert prior["B123@c2:2x1x3"] == 1.5
+    # 3 levels high next to Black's tower on b2: the Lord can step onto it; c2 is
+    # nearer White's tower (i9) than b2, a2 is not.
+    assert prior["B123@c2:2x1x3"] == 4.0
+    assert prior["B123@a2:1x2x3"] == 1.5
     assert prior["B123@e5:2x1x3"] == 0.5
-    assert max(prior.values()) == 1.5
+    assert max(prior.values()) == 4.0
+
+
+def test_prior_leapfrogs_the_pillar_behind_the_lord():
+    game = get("voldetour")
+    state = game.initial_state()
+    # Black: a pillar on c2 (behind, once the Lord stands on d2), one on d2; the Lord walks
+    # b2-c2-d2 at the tower's height.  White answers with a stair far away.
+    for text in (
+        "B113",
+        "B113@c2:1x1x3",
+        "Lb2-c2",
+        "S",
+        "S@j1:n",
+        "end",
+        "B123",
+        "B123@d2:1x2x3",
+        "Lc2-d2",
+        "S",
+        "S@j2:n",
+        "end",
+    ):
+        state = state.apply(game.parse_move(state, text))
+    assert state.to_move == 0
+    moves = state.legal_moves()
+    prior = dict(zip(map(str, moves), vold_ai.move_prior(state, moves), strict=True))
+    assert prior["B113"] == 1.5  # the pillar behind the Lord, free to move ahead
+    assert prior["B111"] == 0.6  # a short block from the reserve
+    state = state.apply(game.parse_move(state, "B113"))
+    moves = state.legal_moves()
+    prior = dict(zip(map(str, moves), vold_ai.move_prior(state, moves), strict=True))
+    assert prior["B113@e2:1x1x3"] == 4.0  # level, next to the Lord, nearer i9
+    assert prior["B113@d1:1x1x3"] == 1.5  # level and next to it, but farther
+    assert prior["B113@h8:1x1x3"] == 0.5
 
 
 def test_evaluation_symmetric_start_and_penalises_staying():

@@ -130,10 +130,12 @@ def test_a_blocked_lord_is_far_not_lost():
     assert state.lord_paths() == {}
     assert vold_ai.path_distance(state, 0) == vold_ai.BLOCKED
     d_white = vold_ai.path_distance(state, 1)
-    assert d_white < 40
+    assert d_white < vold_ai._CAP
     # Black to move: the race counts Black's distance as 40, not 200 (White's Lord is
     # still on its tower, which the stuck term counts for Black)
     stuck = vold_ai._stuck(state, 1) - vold_ai._stuck(state, 0)
     assert stuck > 0
-    assert vold_ai.evaluate(state) == math.tanh(0.2 * (d_white - 40) + stuck)
+    race = d_white - vold_ai._CAP
+    expected = 0.5 * math.tanh(vold_ai._SCALE * race + stuck) + 0.5 * race / vold_ai._CAP
+    assert vold_ai.evaluate(state) == max(-1.0, expected + 0.5 * stuck)
     assert vold_ai.evaluate(state) > -0.999

@@ -1,11 +1,16 @@
 """Voldétour's knowledge for the AI (see ``docs/ai.md`` for the interface).
 
-Built on two facts of the rules:
+Built on three facts of the rules:
 
 * a Lord must leave its tower (3 levels high) by the end of its player's
   third turn, and to step off it needs a flat top at the tower's height
   next to it: so the move prior favours putting a block whose top is level
   with the Lord on a square next to it, and Lord moves that leave the tower;
+* nothing rises above the tower and only the owner moves a piece, so a
+  Lord at the tower's height can "leapfrog" on its own pillars (blocks as
+  tall as the tower): take the pillar behind it, stand it up next to the
+  Lord nearer the enemy tower, walk on.  The opponent can neither move nor
+  cover them.  The prior weighs these takes and puts highest;
 * the race is to the enemy tower.  :func:`path_distance` is the Lord's 3D
   path distance to it: a cheapest-path search over (square, height) with the
   Lord's own step rules (:meth:`~tablier.games.voldetour.rules.VState.lord_step`:
@@ -19,8 +24,11 @@ Built on two facts of the rules:
   for the evaluation at the end of every cut-off playout.
 
 The evaluation compares the two Lords' path distances (each capped at 40: a
-Lord hemmed in for now is far, not lost) and penalises a Lord still on its
-own tower, more so as its third turn approaches.
+Lord hemmed in for now is far, not lost), half through a saturating
+``tanh`` and half linearly, so that a side already well ahead still sees a
+gain in getting closer (with ``tanh`` alone it did not, and leads were
+never turned into wins); it penalises a Lord still on its own tower, more
+so as its third turn approaches.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ import math
 from collections.abc import Sequence
 
 from ...core.game import Move
+from ...core.geometry import bits
 from .rules import VState
 
 __all__ = [
@@ -173,11 +182,25 @@ def evaluate(state: VState) -> float:
     """Score in ``[-1, 1]`` for the side to move (see the module docstring)."""
     p = state.to_move
     race = min(_CAP, path_distance(state, 1 - p)) - min(_CAP, path_distance(state, p))
-    return math.tanh(_SCALE * race + _stuck(state, 1 - p) - _stuck(state, p))
+    stuck = _stuck(state, 1 - p) - _stuck(state, p)
+    # half a saturating race term, half a linear one: a large lead still gains by growing
+    value = 0.5 * math.tanh(_SCALE * race + stuck) + 0.5 * race / _CAP + 0.5 * stuck
+    return max(-1.0, min(1.0, value))
 
 
 def move_prior(state: VState, moves: Sequence[Move]) -> list[float]:
-    """Leaving the tower and approaching the enemy tower first, then useful blocks."""
+    """Leaving the tower, approaching the enemy tower, and "leapfrogging" at the top.
+
+    A Lord at the tower's height walks on pillars as tall as the tower, which
+    nothing can be put on (nothing rises above the tower) and which the
+    opponent cannot move: taking the own pillar behind the Lord and putting
+    it level with the Lord on a square next to it, nearer the enemy tower,
+    is the surest way forward.  So: a put level with the Lord next to it
+    weighs 4 when it is nearer the enemy tower (1.5 otherwise); taking a
+    block that is not ahead of the Lord (or a tall one from the reserve)
+    weighs 1.5 (a block ahead 0.3); Lord moves weigh by the squares they
+    gain toward the enemy tower, more while the Lord is still on its tower.
+    """
     ps = state.game.pieceset
     grid = ps.grid
     p = state.to_move
@@ -188,6 +211,8 @@ def move_prior(state: VState, moves: Sequence[Move]) -> list[float]:
     lord_height = state.board.height(lord)
     near = grid.neighbours[lord]  # the four squares next to the Lord
     orientations = ps.orientations
+    nb = len(ps.blocks)
+    tall = _tall_kinds(ps)
     out = []
     for move in moves:
         tag = move[0]  # type: ignore[index]
@@ -198,8 +223,18 @@ def move_prior(state: VState, moves: Sequence[Move]) -> list[float]:
             _, _, _, oid, anchor, z = move  # type: ignore[misc]
             o = orientations[oid]
             foot = o.base << anchor
-            level = lord_height is not None and z + o.dz == lord_height
-            out.append(1.5 if level and foot & near else 0.5)
+            if lord_height is not None and z + o.dz == lord_height and foot & near:
+                out.append(4.0 if _nearest(grid, foot, target) < before else 1.5)
+            else:
+                out.append(0.5)
+        elif tag == "T" and move[1] == "B":  # type: ignore[index]
+            k = move[2]  # type: ignore[index]
+            placed = state.blocks[p * nb + k]
+            if placed is None:
+                out.append(1.5 if k in tall else 0.6)
+            else:
+                foot = orientations[placed[0]].base << placed[1]
+                out.append(1.5 if _nearest(grid, foot, target) >= before else 0.3)
         elif tag in ("T", "P"):
             out.append(0.6)
         elif tag == "E":
@@ -207,3 +242,22 @@ def move_prior(state: VState, moves: Sequence[Move]) -> list[float]:
         else:
             out.append(0.1)
     return out
+
+
+def _nearest(grid, foot: int, target: int) -> int:
+    """The least Manhattan distance from a square of ``foot`` to ``target``."""
+    return min(_distance(grid, q, target) for q in bits(foot))
+
+
+_TALL: dict[int, frozenset[int]] = {}
+
+
+def _tall_kinds(ps) -> frozenset[int]:
+    """The block kinds that, standing, are as tall as the tower (pillars)."""
+    got = _TALL.get(id(ps))
+    if got is None:
+        got = _TALL[id(ps)] = frozenset(
+            k for k, kind in enumerate(ps.blocks) if max(kind.size) >= ps.tower_height
+        )
+    return got
+
