@@ -27,7 +27,7 @@ The evaluation compares the two Lords' path distances (each capped at 40: a
 Lord hemmed in for now is far, not lost), half through a saturating
 ``tanh`` and half linearly, so that a side already well ahead still sees a
 gain in getting closer (with ``tanh`` alone it did not, and leads were
-never turned into wins); it penalises a Lord still on its own tower, more
+rarely turned into wins); it penalises a Lord still on its own tower, more
 so as its third turn approaches.
 """
 
