@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -26,6 +28,18 @@ def hello(ws, token=None) -> dict:
     message = ws.receive_json()
     assert message["type"] == "snapshot"
     return message["game"]
+
+
+@contextmanager
+def ai_spec(client, level: str, spec: str) -> Iterator[None]:
+    """Play ``level`` with the player ``spec`` for the duration; restore it after."""
+    specs = client.app.state.service.settings.ai_specs
+    before = specs[level]
+    specs[level] = spec
+    try:
+        yield
+    finally:
+        specs[level] = before
 
 
 def first_legal(client, gid) -> str:
@@ -193,32 +207,30 @@ def test_ai_progress_and_move(shared_client):
     # A search of 0.7 s reports its progress every 0.2 s; the levels are mapped in conftest.
     created = new_game(shared_client, "xobo", "ai", seat=0, ai_level="medium")
     gid = created["id"]
-    service = shared_client.app.state.service
-    service.settings.ai_specs["medium"] = "mcts:iterations=none,seconds=0.7"
-    try:
-        with shared_client.websocket_connect(f"/ws/games/{gid}") as ws:
-            hello(ws, created["tokens"]["0"])
-            move = first_legal(shared_client, gid)
-            ws.send_json({"type": "move", "ply": 0, "move": move, "ref": 1})
-            assert receive_until(ws, "move")["ref"] == 1
-            reports = []
-            while True:
-                message = ws.receive_json()
-                if message["type"] == "ai":
-                    reports.append(message)
-                elif message["type"] == "move":
-                    break
-            assert reports[0]["thinking"] is True and reports[-1]["thinking"] is False
-            progress = [r["progress"] for r in reports if r["thinking"]]
-            assert any(p["simulations"] > 0 for p in progress)
-            assert all(0.0 <= p["fraction"] <= 1.0 for p in progress)
-            assert message["ply"] == 2 and "ref" not in message
-            game = tablier.games.get("xobo")
-            state = game.initial_state()
-            state = state.apply(game.parse_move(state, move))
-            game.parse_move(state, message["move"])  # the AI's move is legal
-    finally:
-        service.settings.ai_specs["medium"] = "random"
+    with (
+        ai_spec(shared_client, "medium", "mcts:iterations=none,seconds=0.7"),
+        shared_client.websocket_connect(f"/ws/games/{gid}") as ws,
+    ):
+        hello(ws, created["tokens"]["0"])
+        move = first_legal(shared_client, gid)
+        ws.send_json({"type": "move", "ply": 0, "move": move, "ref": 1})
+        assert receive_until(ws, "move")["ref"] == 1
+        reports = []
+        while True:
+            message = ws.receive_json()
+            if message["type"] == "ai":
+                reports.append(message)
+            elif message["type"] == "move":
+                break
+        assert reports[0]["thinking"] is True and reports[-1]["thinking"] is False
+        progress = [r["progress"] for r in reports if r["thinking"]]
+        assert any(p["simulations"] > 0 for p in progress)
+        assert all(0.0 <= p["fraction"] <= 1.0 for p in progress)
+        assert message["ply"] == 2 and "ref" not in message
+        game = tablier.games.get("xobo")
+        state = game.initial_state()
+        state = state.apply(game.parse_move(state, move))
+        game.parse_move(state, message["move"])  # the AI's move is legal
 
 
 def test_takeback_while_the_ai_thinks_drops_its_search(shared_client):
@@ -226,9 +238,7 @@ def test_takeback_while_the_ai_thinks_drops_its_search(shared_client):
         shared_client, "volo", "ai", seat=0, ai_level="hard", options={"board": "mini"}
     )
     gid = created["id"]
-    service = shared_client.app.state.service
-    service.settings.ai_specs["hard"] = "mcts:iterations=none,seconds=1.5"
-    try:
+    with ai_spec(shared_client, "hard", "mcts:iterations=none,seconds=1.5"):
         with shared_client.websocket_connect(f"/ws/games/{gid}") as ws:
             hello(ws, created["tokens"]["0"])
             move = first_legal(shared_client, gid)
@@ -246,5 +256,3 @@ def test_takeback_while_the_ai_thinks_drops_its_search(shared_client):
                 if message["type"] == "ai" and not message["thinking"]:
                     break
         assert shared_client.get(f"/api/games/{gid}").json()["moves"] == []
-    finally:
-        service.settings.ai_specs["hard"] = "greedy"
