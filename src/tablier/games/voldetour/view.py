@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .pieceset import DIR_NAMES, PieceSet
+from .render import top_owner
 from .rules import BLOCK, STAIR, VMove, VState, move_class
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -91,7 +92,7 @@ def _columns(state: VState) -> dict[str, dict[str, Any]]:
     game = state.game
     ps = game.pieceset
     b = state.board
-    owner = game._top_owner(state)
+    owner = top_owner(game, state)
     H = ps.tower_height
     out: dict[str, dict[str, Any]] = {}
     for a in ps.grid.indices:
