@@ -28,14 +28,25 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
-from .errors import GameOverError, IllegalMoveError, InvalidOptionError, InvalidPositionError
+from .errors import (
+    GameOverError,
+    IllegalMoveError,
+    InvalidOptionError,
+    InvalidPositionError,
+    quote,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import RenderableType
 
 __all__ = ["Game", "Move", "Option", "Outcome", "State"]
+
+#: The move type of a game (a :class:`Move` subclass).
+M = TypeVar("M", bound="Move")
+#: The state type of a game (a :class:`State` subclass).
+S = TypeVar("S", bound="State[Any]")
 
 
 @dataclass(frozen=True)
@@ -66,16 +77,22 @@ class Option:
         if isinstance(value, str) and self.parse is not str:
             if value.strip().lower() in ("", "none", "default") and self.default is None:
                 return None
+            if self.parse is int:  # int() would take '٣' or '３' and refuse 5,000 digits
+                from .position import parse_int
+
+                return self.coerce(parse_int(value, f"option {self.name!r}", error=InvalidOptionError))
             try:
                 value = self.parse(value.strip())
-            except (TypeError, ValueError):
-                raise InvalidOptionError(f"option {self.name!r}: cannot read {value!r}") from None
+            except (TypeError, ValueError, OverflowError):
+                raise InvalidOptionError(
+                    f"option {self.name!r}: cannot read {quote(value)}"
+                ) from None
         if isinstance(value, str):
             value = value.strip().lower()
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
             raise InvalidOptionError(
-                f"option {self.name!r} must be one of {allowed}, not {value!r}"
+                f"option {self.name!r} must be one of {allowed}, not {quote(value)}"
             )
         if self.check is not None and value is not None:
             problem = self.check(value)
@@ -133,17 +150,19 @@ class Move(ABC):
         return f"<{type(self).__name__} {self}>"
 
 
-class State(ABC):
-    """An immutable, hashable game position.
+class State(ABC, Generic[M]):
+    """An immutable, hashable game position, generic over its move type ``M``.
 
     Subclasses store their data in a few plain values and implement the
     abstract methods.  Two states are equal when they describe the same
     position of the same game (including side to move and counters).
+    The built-in games declare their states as frozen slotted dataclasses,
+    so that assigning an attribute raises.
     """
 
     __slots__ = ()
 
-    game: Game
+    game: Game[Any, M]
 
     @property
     @abstractmethod
@@ -161,18 +180,18 @@ class State(ABC):
         return self.outcome is not None
 
     @abstractmethod
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> list[M]:
         """Every legal decision, in a fixed order; empty once the game is over."""
 
     @abstractmethod
-    def apply_unchecked(self, move: Move) -> State:
+    def apply_unchecked(self, move: M) -> Self:
         """Return the state after ``move``, which must come from :meth:`legal_moves`.
 
         Faster than :meth:`apply` because it does not check legality; feeding
         it an illegal move gives an unspecified (but never corrupting) result.
         """
 
-    def apply(self, move: Move) -> State:
+    def apply(self, move: M) -> Self:
         """Return the state after ``move``; raise IllegalMoveError if it is not legal."""
         if self.outcome is not None:
             raise GameOverError(f"the game is over ({self.outcome.message or self.outcome.reason})")
@@ -188,10 +207,12 @@ class State(ABC):
         return self.to_text()
 
 
-class Game(ABC):
+class Game(ABC, Generic[S, M]):
     """A ruleset with its options; the factory of states and the reader of notation.
 
-    Subclasses declare ``name``, ``title``, ``player_names`` and ``OPTIONS``
+    ``Game`` is generic over its state type ``S`` and move type ``M``: a game
+    is declared as ``class Volo(Game[VoloState, VoloMove])``, and code that
+    handles any game takes a ``Game[Any, Any]``.  Subclasses declare ``name``, ``title``, ``player_names`` and ``OPTIONS``
     and implement the abstract methods.  ``Game(**options)`` validates the
     options; :attr:`options` then holds every option, defaults filled in.
     Games compare equal when their name and options are equal.
@@ -201,7 +222,7 @@ class Game(ABC):
     title: ClassVar[str]
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         declared = {o.name: o for o in self.OPTIONS}
         unknown = sorted(set(options) - set(declared))
         if unknown:
@@ -209,7 +230,7 @@ class Game(ABC):
             raise InvalidOptionError(
                 f"{self.name} has no option {', '.join(map(repr, unknown))} (options: {known})"
             )
-        values = {}
+        values: dict[str, Any] = {}
         for opt in self.OPTIONS:
             values[opt.name] = opt.coerce(options[opt.name]) if opt.name in options else opt.default
         self._options = self._resolve_options(values)
@@ -229,11 +250,11 @@ class Game(ABC):
         """The names of player 0 and player 1 (e.g. ``("Orange", "Blue")``)."""
 
     @abstractmethod
-    def initial_state(self) -> State:
+    def initial_state(self) -> S:
         """The position at the start of a game."""
 
     @abstractmethod
-    def parse_move(self, state: State, text: str) -> Move:
+    def parse_move(self, state: S, text: str) -> M:
         """Read a move in the game's notation and return the matching legal move.
 
         Raises :class:`~tablier.core.errors.InvalidMoveError` when the text
@@ -242,14 +263,14 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def parse_position_body(self, body: str) -> State:
+    def parse_position_body(self, body: str) -> S:
         """Read the game-specific part of a position string (after the spec)."""
 
     @abstractmethod
-    def render(self, state: State, *, last_move: Move | None = None) -> RenderableType:
+    def render(self, state: S, *, last_move: M | None = None) -> RenderableType:
         """A rich renderable of the board with coordinates, for terminal clients."""
 
-    def move_text(self, state: State, move: Move) -> str:
+    def move_text(self, state: S, move: M) -> str:
         """The notation of ``move`` played in ``state``, as records and clients show it.
 
         By default ``str(move)``; a game whose notation annotates a move with
@@ -261,7 +282,7 @@ class Game(ABC):
 
     # -- views for clients (the web application) ----------------------------
 
-    def state_view(self, state: State) -> dict[str, Any]:
+    def state_view(self, state: S) -> dict[str, Any]:
         """A JSON-ready description of ``state`` for graphical clients.
 
         The web server sends it to the browser unchanged and never looks inside,
@@ -289,7 +310,7 @@ class Game(ABC):
             },
         }
 
-    def move_view(self, state: State, move: Move) -> dict[str, Any]:
+    def move_view(self, state: S, move: M) -> dict[str, Any]:
         """A JSON-ready description of the legal ``move`` in ``state`` for click input.
 
         Always holds ``notation`` (:meth:`move_text`, which :meth:`parse_move`
@@ -303,6 +324,39 @@ class Game(ABC):
         """Option sets that test suites exercise (every meaningful combination)."""
         return [{}]
 
+    # -- hooks: optional parts a game declares ------------------------------
+
+    @classmethod
+    def knowledge(cls) -> object | None:
+        """The game's AI knowledge, or ``None`` (the default) for generic play.
+
+        A module or any object whose optional attributes ``evaluate``,
+        ``move_prior``, ``playout_policy`` and ``PLAYOUT_DEPTH`` help the search
+        (see :mod:`tablier.ai.knowledge`).  A game declares it by overriding
+        this method, importing its module lazily::
+
+            @classmethod
+            def knowledge(cls):
+                from . import ai
+                return ai
+
+        Nothing finds a game's parts by module name: what is not declared here
+        does not exist for the AI.
+        """
+        return None
+
+    @classmethod
+    def actions(cls) -> object | None:
+        """The game's action encoding for the research interfaces, or ``None``.
+
+        A module or object with ``num_actions``, ``encode``, ``decode``,
+        ``observation_shape``, ``plane_names``, ``observation_planes`` and
+        ``cell_colours`` (see ``docs/research.md``); declared like
+        :meth:`knowledge`.  Without it the research interfaces refuse the game.
+        The web views are the methods :meth:`state_view` and :meth:`move_view`.
+        """
+        return None
+
     # -- spec strings -------------------------------------------------------
 
     @property
@@ -311,7 +365,7 @@ class Game(ABC):
         parts = [f"{k}={_format_value(v)}" for k, v in self._options.items()]
         return self.name + (":" + ",".join(parts) if parts else "")
 
-    def parse_position(self, text: str) -> State:
+    def parse_position(self, text: str) -> S:
         """Read a position string made by :meth:`State.to_text`.
 
         The string starts with the game spec (``volo:board=mini,...``); it
@@ -353,12 +407,12 @@ class Game(ABC):
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[..., Game[Any, Any]], tuple[str, dict[str, Any]]]:
         # Games may hold precomputed tables that do not pickle: rebuild from name and options.
         return (_rebuild_game, (self.name, dict(self._options)))
 
 
-def _rebuild_game(name: str, options: dict[str, Any]) -> Game:
+def _rebuild_game(name: str, options: dict[str, Any]) -> Game[Any, Any]:
     from ..games import get
 
     return get(name, **options)
