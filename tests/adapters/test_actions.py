@@ -1,15 +1,16 @@
-"""The per-game action encodings (``tablier.games.<name>.actions``) and the Stepper."""
+"""The per-game action encodings (declared by ``Game.actions()``) and the Stepper."""
 
 from __future__ import annotations
 
 import re
+import types
 
 import numpy as np
 import pytest
 
 from tablier.adapters import Stepper, actions_for
 from tablier.core.errors import IllegalMoveError, InvalidMoveError, TablierError
-from tablier.games import get, names, register, unregister
+from tablier.games import get, names
 
 from .helpers import CASES, OPTION_SETS, random_states
 
@@ -236,19 +237,36 @@ def test_stepper_refuses_bad_actions_and_changes_nothing() -> None:
     assert state.to_text() == before
 
 
-def test_actions_for_needs_a_module() -> None:
+def test_actions_for_reads_the_declared_hook_only() -> None:
+    # The encoding is what the class declares, never found by the module's name.
     from tablier.games.xobo import XoBo
 
     class Lonely(XoBo):
         name = "lonely"
 
-    Lonely.__module__ = "tablier.games.lonely.game"
-    register(Lonely)
-    try:
-        with pytest.raises(TablierError, match="no action encoding"):
-            actions_for(get("lonely"))
-    finally:
-        unregister("lonely")
+        @classmethod
+        def actions(cls) -> object | None:
+            return None
+
+    class Partial(XoBo):
+        name = "partial"
+
+        @classmethod
+        def actions(cls) -> object:
+            return types.SimpleNamespace(num_actions=lambda game: 1)
+
+    class Elsewhere(XoBo):
+        name = "elsewhere"
+
+    Lonely.__module__ = "tablier.games.xobo.game"  # a sibling actions module exists, unused
+    Elsewhere.__module__ = "somewhere.else.game"  # no sibling module: the declaration counts
+    with pytest.raises(TablierError, match=r"lonely declares no action encoding"):
+        actions_for(Lonely())
+    with pytest.raises(TablierError, match=r"lacks encode, decode"):
+        actions_for(Partial())
+    import tablier.games.xobo.actions as xobo_actions
+
+    assert actions_for(Elsewhere()) is xobo_actions
 
 
 @pytest.mark.parametrize(("name", "opts"), CASES)

@@ -1,9 +1,10 @@
 """Research interfaces: PettingZoo, Gymnasium and OpenSpiel views of every Tablier game.
 
 Install the extra first (``pip install 'tablier[rl]'``).  The adapters never
-ask which game they handle: each game's package ships a module ``actions``
-(for Volo ``tablier.games.volo.actions``) with the fixed action-id encoding
-and the observation planes, found by :func:`actions_for`; :class:`Stepper`
+ask which game they handle: each game's class declares its action encoding
+(``Game.actions()``; for Volo the module ``tablier.games.volo.actions``) with
+the fixed action-id encoding and the observation planes, read by
+:func:`actions_for`; :class:`Stepper`
 turns a game's moves into steps of one discrete action space.  See
 ``docs/research.md``.
 

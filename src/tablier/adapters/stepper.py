@@ -1,6 +1,7 @@
 """The game-independent core of the research interfaces: moves as steps of one action space.
 
-A game's ``actions`` module encodes every legal move of a state as a short
+A game's action encoding (the module or object its :meth:`Game.actions
+<tablier.core.game.Game.actions>` declares) encodes every legal move of a state as a short
 tuple of action ids (one id for most moves; a few consecutive ids of the
 same player where the move space is huge).  :class:`Stepper` plays such
 steps: it keeps the *pending* ids of a move not yet complete, says which ids
@@ -10,10 +11,9 @@ given.  No code here asks which game it handles.
 
 from __future__ import annotations
 
-import importlib
 import io
 from collections.abc import Sequence
-from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -32,32 +32,35 @@ _REQUIRED = (
     "cell_colours",
 )
 
-_MODULES: dict[str, ModuleType] = {}
+_MODULES: dict[type[Game], Any] = {}
 
 
-def actions_for(game: Game) -> ModuleType:
-    """The ``actions`` module of ``game``'s package (``tablier.games.volo.actions``...).
+def actions_for(game: Game) -> Any:
+    """The action encoding ``game``'s class declares (:meth:`Game.actions`).
 
-    Raises TablierError when the game ships none, or one that lacks a name
+    Raises TablierError when the game declares none, or one that lacks a name
     of the interface (see ``docs/research.md``).
+
+    >>> from tablier.games import get
+    >>> actions_for(get("volo")).__name__
+    'tablier.games.volo.actions'
     """
-    package = type(game).__module__.rpartition(".")[0]
-    name = f"{package}.actions"
-    module = _MODULES.get(name)
+    cls = type(game)
+    module = _MODULES.get(cls)
     if module is None:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not (name == exc.name or name.startswith(exc.name + ".")):
-                raise  # an import error inside an existing module is not hidden
+        module = cls.actions()
+        if module is None:
             raise TablierError(
-                f"{game.name} has no action encoding (no module {name}); "
+                f"{game.name} declares no action encoding (Game.actions); "
                 "the research interfaces need one"
-            ) from None
+            )
         missing = [n for n in _REQUIRED if not hasattr(module, n)]
         if missing:
-            raise TablierError(f"{name} lacks {', '.join(missing)}")
-        _MODULES[name] = module
+            where = getattr(module, "__name__", type(module).__name__)
+            raise TablierError(
+                f"the action encoding of {game.name} ({where}) lacks {', '.join(missing)}"
+            )
+        _MODULES[cls] = module
     return module
 
 

@@ -1,9 +1,9 @@
 """The AI players of Tablier: MCTS, an exact solver, levels and an arena.
 
 Everything here works for every registered game through the core protocol;
-per-game knowledge (evaluation, move prior, playout policy) lives in each
-game's package as a module ``ai`` (see :mod:`tablier.ai.knowledge` and
-``docs/ai.md``).
+per-game knowledge (evaluation, move prior, playout policy) is declared by
+each game's class (``Game.knowledge()``, the built-in games' ``ai`` modules;
+see :mod:`tablier.ai.knowledge` and ``docs/ai.md``).
 
 >>> from tablier.games import get
 >>> from tablier.ai import make_player

@@ -1,9 +1,10 @@
-"""Per-game knowledge for the AI, found generically.
+"""Per-game knowledge for the AI, declared by the game.
 
 The search code never asks which game it plays.  A game that wants to help
-the AI ships a module ``ai`` inside its own package (for Volo:
-``tablier.games.volo.ai``), found from the game's class with
-:func:`knowledge_for`.  Every name in that module is optional:
+the AI declares it on its class: :meth:`Game.knowledge
+<tablier.core.game.Game.knowledge>` returns a module or object (the built-in
+games return their ``ai`` module), read with :func:`knowledge_for`.  Every
+name in it is optional:
 
 ``evaluate(state) -> float``
     A static evaluation in ``[-1, 1]`` from the point of view of
@@ -24,17 +25,16 @@ the AI ships a module ``ai`` inside its own package (for Volo:
 ``PLAYOUT_DEPTH: int``
     How many plies a cut-off playout runs before the evaluation (default 6).
 
-When the module does not exist, :class:`Knowledge` falls back to uniform
-random playouts to the end of the game and no evaluation.
+When the game declares none (``knowledge()`` returns ``None``, the default),
+:class:`Knowledge` falls back to uniform random playouts to the end of the
+game and no evaluation.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 
 from ..core.game import Game, Move, State
 
@@ -54,14 +54,14 @@ class Knowledge:
     source: str | None = None
 
     @classmethod
-    def from_module(cls, module: ModuleType) -> Knowledge:
-        """Collect the optional hooks a game's ``ai`` module defines."""
+    def from_module(cls, module: object) -> Knowledge:
+        """Collect the optional hooks a game's knowledge module (or object) defines."""
         return cls(
             evaluate=getattr(module, "evaluate", None),
             move_prior=getattr(module, "move_prior", None),
             playout_policy=getattr(module, "playout_policy", None),
             playout_depth=int(getattr(module, "PLAYOUT_DEPTH", DEFAULT_PLAYOUT_DEPTH)),
-            source=module.__name__,
+            source=getattr(module, "__name__", type(module).__name__),
         )
 
     def priors(self, state: State, moves: Sequence[Move]) -> list[float]:
@@ -85,28 +85,20 @@ class Knowledge:
         return v if state.to_move == player else -v
 
 
-_CACHE: dict[str, Knowledge] = {}
+_CACHE: dict[type[Game], Knowledge] = {}
 
 
 def knowledge_for(game: Game) -> Knowledge:
-    """The knowledge module of ``game``'s package, or the generic fallback.
+    """The knowledge ``game``'s class declares (:meth:`Game.knowledge`), or the fallback.
 
-    The module is ``<package of the game class>.ai``; an import error raised
-    *inside* an existing module is not hidden.
+    >>> from tablier.games import get
+    >>> knowledge_for(get("volo")).source
+    'tablier.games.volo.ai'
     """
-    package = type(game).__module__.rpartition(".")[0]
-    if package in _CACHE:
-        return _CACHE[package]
-    knowledge = Knowledge()
-    if package:
-        name = package + ".ai"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            missing = exc.name or ""
-            if not (missing and (name == missing or name.startswith(missing + "."))):
-                raise
-        else:
-            knowledge = Knowledge.from_module(module)
-    _CACHE[package] = knowledge
+    cls = type(game)
+    knowledge = _CACHE.get(cls)
+    if knowledge is None:
+        module = cls.knowledge()
+        knowledge = Knowledge() if module is None else Knowledge.from_module(module)
+        _CACHE[cls] = knowledge
     return knowledge

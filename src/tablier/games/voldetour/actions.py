@@ -1,7 +1,7 @@
 """Voldetour's fixed action-id encoding and observation planes (for research interfaces).
 
-Found generically by :mod:`tablier.adapters` as ``<game package>.actions``;
-the interface is described in ``docs/research.md``.
+Declared by the game's class (``Game.actions()``) and read generically by
+:mod:`tablier.adapters`; the interface is described in ``docs/research.md``.
 
 A Voldetour turn is already a sequence of decisions of the same player (take,
 put, Lord, end); the research interfaces play them as consecutive steps of

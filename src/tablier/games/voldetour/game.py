@@ -105,6 +105,22 @@ class Voldetour(Game):
             {"pieces": "mini", "repetition": True, "max_turns": 30},
         ]
 
+    # -- hooks (see :class:`~tablier.core.game.Game`) ------------------------------------
+
+    @classmethod
+    def knowledge(cls) -> object:
+        """The AI knowledge of Voldetour: ``games/voldetour/ai.py``."""
+        from . import ai
+
+        return ai
+
+    @classmethod
+    def actions(cls) -> object:
+        """The action encoding of Voldetour (research): ``games/voldetour/actions.py``."""
+        from . import actions
+
+        return actions
+
     # -- states -------------------------------------------------------------------------
 
     def initial_state(self) -> VState:

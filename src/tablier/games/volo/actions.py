@@ -1,8 +1,8 @@
 """Volo's fixed action-id encoding and observation planes (for research interfaces).
 
 This module is the game knowledge that :mod:`tablier.adapters` (PettingZoo,
-Gymnasium, OpenSpiel) needs; the adapters find it generically as
-``<game package>.actions`` and never ask which game they handle.  The
+Gymnasium, OpenSpiel) needs; the game's class declares it (``Game.actions()``)
+and the adapters read it from there, never asking which game they handle.  The
 interface (see ``docs/research.md``) is:
 
 ``num_actions(game)``, ``encode(state, move)``, ``decode(state, steps)``,

@@ -99,6 +99,22 @@ class Volo(Game):
             {"board": "mini", "setup": "centre", "supply": 12},
         ]
 
+    # -- hooks (see :class:`~tablier.core.game.Game`) ------------------------------------
+
+    @classmethod
+    def knowledge(cls) -> object:
+        """The AI knowledge of Volo: ``games/volo/ai.py``."""
+        from . import ai
+
+        return ai
+
+    @classmethod
+    def actions(cls) -> object:
+        """The action encoding of Volo (research): ``games/volo/actions.py``."""
+        from . import actions
+
+        return actions
+
     # -- states -------------------------------------------------------------------------
 
     def initial_state(self) -> VoloState:

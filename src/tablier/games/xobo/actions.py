@@ -1,7 +1,7 @@
 """XoBo's fixed action-id encoding and observation planes (for research interfaces).
 
-Found generically by :mod:`tablier.adapters` as ``<game package>.actions``;
-the interface is described in ``docs/research.md``.  Every XoBo move is one
+Declared by the game's class (``Game.actions()``) and read generically by
+:mod:`tablier.adapters`; the interface is described in ``docs/research.md``.  Every XoBo move is one
 decision, so every move is a single step (a flat encoding of 5265 ids).
 Cells are numbered ``0 .. 80`` row by row from ``a1`` (``c = 9 * row + col``),
 directions ``0 .. 7`` are E, NE, N, NW, W, SW, S, SE:

@@ -69,6 +69,22 @@ class XoBo(Game):
             for exhaustion in ("moves", "cubes")
         ]
 
+    # -- hooks (see :class:`~tablier.core.game.Game`) ------------------------------------
+
+    @classmethod
+    def knowledge(cls) -> object:
+        """The AI knowledge of XoBo: ``games/xobo/ai.py``."""
+        from . import ai
+
+        return ai
+
+    @classmethod
+    def actions(cls) -> object:
+        """The action encoding of XoBo (research): ``games/xobo/actions.py``."""
+        from . import actions
+
+        return actions
+
     def initial_state(self) -> XoBoState:
         """The empty board, 36 cubes in the common reserve, North-South to move."""
         return XoBoState(self, 0, 0, 0, TOTAL_CUBES, (0, 0), 0)
