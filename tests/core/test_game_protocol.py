@@ -52,8 +52,12 @@ def test_volo_option_values_are_checked():
         tablier.games.get("volo", board="huge")
     with pytest.raises(InvalidOptionError, match="from 3 to 200"):
         tablier.games.get("volo", supply=2)
-    with pytest.raises(InvalidOptionError, match="cannot read"):
+    with pytest.raises(InvalidOptionError, match="whole number written with the digits 0-9"):
         tablier.games.get("volo", supply="many")
+    with pytest.raises(InvalidOptionError, match="whole number written with the digits 0-9"):
+        tablier.games.get("volo", supply="٤٠")  # Arabic-Indic 40: refused, not read as 40
+    with pytest.raises(InvalidOptionError, match="too large"):
+        tablier.games.get("volo", supply="9" * 5000)
     assert tablier.games.get("volo", edition=2010).options["edition"] == "2010"
     assert tablier.games.get("volo", supply="40").options["supply"] == 40
     assert tablier.games.get("volo", board="mini").options["supply"] == 50

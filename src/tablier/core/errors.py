@@ -50,3 +50,20 @@ class RecordError(TablierError):
 
 class GameOverError(IllegalMoveError):
     """A move was asked of a position whose game has already ended."""
+
+
+def quote(text: object, limit: int = 60) -> str:
+    """``repr(text)`` for an error message, cut to about ``limit`` characters.
+
+    Messages echo the input they refuse; a long input (a pasted file, a
+    megabyte of digits) is shown by its start and its length:
+
+    >>> quote("e5")
+    "'e5'"
+    >>> quote("9" * 5000)
+    "'99999999999999999999999999999999999999999999999999999999999'… (5000 characters)"
+    """
+    if isinstance(text, str) and len(text) > limit:
+        return f"{text[: limit - 1]!r}… ({len(text)} characters)"
+    shown = repr(text)
+    return shown if len(shown) <= limit + 2 else shown[:limit] + "…"

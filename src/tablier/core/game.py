@@ -80,7 +80,8 @@ class Option:
             if self.parse is int:  # int() would take '٣' or '３' and refuse 5,000 digits
                 from .position import parse_int
 
-                return self.coerce(parse_int(value, f"option {self.name!r}", error=InvalidOptionError))
+                number = parse_int(value, f"option {self.name!r}", error=InvalidOptionError)
+                return self.coerce(number)
             try:
                 value = self.parse(value.strip())
             except (TypeError, ValueError, OverflowError):
@@ -212,10 +213,18 @@ class Game(ABC, Generic[S, M]):
 
     ``Game`` is generic over its state type ``S`` and move type ``M``: a game
     is declared as ``class Volo(Game[VoloState, VoloMove])``, and code that
-    handles any game takes a ``Game[Any, Any]``.  Subclasses declare ``name``, ``title``, ``player_names`` and ``OPTIONS``
-    and implement the abstract methods.  ``Game(**options)`` validates the
-    options; :attr:`options` then holds every option, defaults filled in.
-    Games compare equal when their name and options are equal.
+    handles any game takes a ``Game[Any, Any]``.  Subclasses declare ``name``,
+    ``title``, ``player_names`` and ``OPTIONS`` and implement the abstract
+    methods.  ``Game(**options)`` validates the options; :attr:`options` then
+    holds every option, defaults filled in.  Games compare equal when their
+    name and options are equal, and pickle as their class and options.
+
+    What a game offers beyond its rules is declared here too, never found by
+    module name: :meth:`knowledge` (AI knowledge) and :meth:`actions` (the
+    action encoding of the research interfaces) return ``None`` unless the
+    game overrides them; :meth:`state_view` and :meth:`move_view` are the web
+    views.  A game is made known by name through the entry-point group
+    ``tablier.games`` or :func:`tablier.games.register`.
     """
 
     name: ClassVar[str]
@@ -407,15 +416,21 @@ class Game(ABC, Generic[S, M]):
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
 
-    def __reduce__(self) -> tuple[Callable[..., Game[Any, Any]], tuple[str, dict[str, Any]]]:
-        # Games may hold precomputed tables that do not pickle: rebuild from name and options.
-        return (_rebuild_game, (self.name, dict(self._options)))
+    def __reduce__(
+        self,
+    ) -> tuple[Callable[..., Game[Any, Any]], tuple[type[Game[Any, Any]], dict[str, Any]]]:
+        # Games may hold precomputed tables that do not pickle: rebuild from the class
+        # (pickled by reference) and the options, so that a game added with
+        # tablier.games.register() also works in worker processes, unregistered there.
+        return (_rebuild_game, (type(self), dict(self._options)))
 
 
-def _rebuild_game(name: str, options: dict[str, Any]) -> Game[Any, Any]:
-    from ..games import get
+def _rebuild_game(cls: type[Game[Any, Any]] | str, options: dict[str, Any]) -> Game[Any, Any]:
+    if isinstance(cls, str):  # pickled by an earlier version: by name through the registry
+        from ..games import get
 
-    return get(name, **options)
+        return get(cls, **options)
+    return cls(**options)
 
 
 def _format_value(value: Any) -> str:

@@ -1,47 +1,131 @@
-"""Position strings: ``<spec> <body>``.
+"""Position strings (``<spec> <body>``), game specs and the numbers written in them.
 
 The spec names the game and its options, ``name:opt=value,opt=value``
-(the same text as :attr:`Game.spec`); the body is game-specific.
+(the same text as :attr:`Game.spec`); the body is game-specific.  The same
+``name:key=value,...`` mini-language names AI players (``hard:iterations=300``):
+:func:`parse_spec` is its only reader.
+
+Every number Tablier reads from text goes through :func:`parse_int` or
+:func:`parse_float`: they accept the ASCII digits ``0``-``9`` only (Python's
+``int()`` would also read Arabic-Indic or fullwidth digits, and refuses
+strings of more than 4,300 digits with a ValueError of its own) and a
+bounded number of them, and raise the caller's TablierError otherwise.
 """
 
 from __future__ import annotations
 
 import re
 
-from .errors import InvalidPositionError
+from .errors import InvalidPositionError, TablierError, quote
 
-_SPEC = re.compile(r"^([a-z][a-z0-9_]*)(?::(\S*))?$")
+__all__ = ["MAX_DIGITS", "parse_float", "parse_int", "parse_spec", "split_position"]
 
-__all__ = ["parse_spec", "split_position"]
+#: The most digits a number read from text may have (up to 10**18 - 1).
+MAX_DIGITS = 18
+
+_NAME = re.compile(r"[a-z][a-z0-9_]*", re.ASCII)
+_INT = re.compile(r"-?[0-9]+", re.ASCII)
+_FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[-+]?[0-9]{1,3})?", re.ASCII)
+#: Specs longer than this are refused before anything else is looked at.
+_MAX_SPEC = 1000
 
 
-def parse_spec(text: str) -> tuple[str, dict[str, str]]:
-    """Split ``name:opt=value,...`` into the name and a dict of option texts."""
+def parse_spec(
+    text: str, *, error: type[TablierError] = InvalidPositionError, what: str = "game spec"
+) -> tuple[str, dict[str, str]]:
+    """Split ``name:key=value,...`` into the name and a dict of value texts.
+
+    Names, keys and values are lower-cased; spaces around them are dropped
+    and ``-`` in a key reads as ``_``.  A key given twice, a part without
+    ``=``, or any character outside ASCII raises ``error`` (by default
+    :class:`~tablier.core.errors.InvalidPositionError`) naming ``what`` is read.
+
+    >>> parse_spec("volo:board=mini,edition=2010")
+    ('volo', {'board': 'mini', 'edition': '2010'})
+    >>> parse_spec("hard: iterations=300, max-playout=40", what="player spec")
+    ('hard', {'iterations': '300', 'max_playout': '40'})
+    >>> parse_spec("volo:board")
+    Traceback (most recent call last):
+    ...
+    tablier.core.errors.InvalidPositionError: 'board' in the game spec 'volo:board' is not key=value
+    """
+    if not isinstance(text, str):
+        raise error(f"a {what} must be text, not {type(text).__name__}")
+    if len(text) > _MAX_SPEC:
+        raise error(f"the {what} is too long ({len(text)} characters; at most {_MAX_SPEC})")
     text = text.strip()
-    m = _SPEC.match(text.lower())
-    if not m:
-        raise InvalidPositionError(f"cannot read the game spec {text!r}")
-    name, rest = m.group(1), m.group(2)
+    if not text.isascii():
+        raise error(f"the {what} {quote(text)} holds characters other than ASCII")
+    name, colon, rest = text.lower().partition(":")
+    name = name.strip()
+    if not _NAME.fullmatch(name):
+        raise error(
+            f"cannot read the {what} {quote(text)}: it starts with a name "
+            "(a letter, then letters, digits or _), then optionally :key=value,..."
+        )
     options: dict[str, str] = {}
-    if rest:
+    if colon:
         for part in rest.split(","):
+            part = part.strip()
             if not part:
                 continue
             key, sep, value = part.partition("=")
-            if not sep or not key:
-                raise InvalidPositionError(f"option {part!r} in {text!r} is not key=value")
-            options[key] = value
+            key = key.strip().replace("-", "_")
+            if not sep or not _NAME.fullmatch(key):
+                raise error(f"{quote(part)} in the {what} {quote(text)} is not key=value")
+            if key in options:
+                raise error(f"{key!r} is given twice in the {what} {quote(text)}")
+            options[key] = value.strip()
     return name, options
+
+
+def parse_int(
+    text: str, what: str, *, error: type[TablierError] = InvalidPositionError
+) -> int:
+    """Read a whole number written with the ASCII digits 0-9 (and an optional ``-``).
+
+    >>> parse_int("42", "the supply")
+    42
+    >>> parse_int("٣", "n")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tablier.core.errors.InvalidPositionError: n must be a whole number written with ... not '٣'
+    """
+    if not isinstance(text, str):
+        raise error(f"{what} must be a whole number, not {type(text).__name__}")
+    text = text.strip()
+    if not _INT.fullmatch(text):
+        raise error(f"{what} must be a whole number written with the digits 0-9, not {quote(text)}")
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise error(f"{what} is too large ({len(text.lstrip('-'))} digits; at most {MAX_DIGITS})")
+    return int(text)
+
+
+def parse_float(
+    text: str, what: str, *, error: type[TablierError] = InvalidPositionError
+) -> float:
+    """Read a decimal number (``2``, ``0.5``, ``.5``, ``1e-3``) in ASCII; no NaN or infinity.
+
+    >>> parse_float("0.25", "seconds")
+    0.25
+    """
+    if not isinstance(text, str):
+        raise error(f"{what} must be a number, not {type(text).__name__}")
+    text = text.strip().lower()
+    if len(text) > 2 * MAX_DIGITS or not _FLOAT.fullmatch(text):
+        raise error(f"{what} must be a decimal number such as 2 or 0.5, not {quote(text)}")
+    return float(text)
 
 
 def split_position(text: str) -> tuple[tuple[str, dict[str, str]] | None, str]:
     """Split a position string into its spec (or ``None`` if absent) and its body.
 
-    The first word is taken as a spec when it contains a colon or is
-    followed by a body (a position string always has a body).
+    The first word is taken as a spec when it contains a colon.
     """
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"a position must be text, not {type(text).__name__}")
     text = text.strip()
-    first, _, rest = text.partition(" ")
-    if ":" in first:
-        return parse_spec(first), rest.strip()
+    words = text.split(None, 1)
+    if words and ":" in words[0]:
+        return parse_spec(words[0]), words[1] if len(words) > 1 else ""
     return None, text
