@@ -142,22 +142,29 @@ def test_xobo_typed_moves_and_errors(live_server, new_page):
     page.get_by_test_id("confirm-move").click()
     expect_ply(page, 1)
     expect(box).to_have_value("")
-    # an occupied cell and a cell off the board: the engine's message, inline
-    box.fill("e5")
-    box.press("Enter")
-    page.get_by_test_id("confirm-move").click()
-    expect(page.get_by_test_id("move-error")).to_contain_text("e5 holds a single cube")
-    box.fill("j5")
-    box.press("Enter")
-    page.get_by_test_id("confirm-move").click()
-    expect(page.get_by_test_id("move-error")).to_contain_text("j5")
+    # an occupied cell, a cell off the board, a stack without voyna: refused at once,
+    # before the confirm step, with the reason inline and the text kept in the box
+    error = page.get_by_test_id("move-error")
+    for text in ("e5", "j5", "a1->c1"):
+        box.fill(text)
+        box.press("Enter")
+        expect(error).to_contain_text(f"{text} is not a legal move in this position")
+        expect(page.get_by_test_id("confirm-bar")).to_be_hidden()
+        expect(box).to_have_value(text)
+        expect(box).to_have_attribute("aria-invalid", "true")
     expect_ply(page, 1)
-    # a stack cannot be made without voyna
-    box.fill("a1->c1")
+    # the legal moves that begin like the entry are suggested
+    box.fill("d")
     box.press("Enter")
-    page.get_by_test_id("confirm-move").click()
-    expect(page.get_by_test_id("move-error")).not_to_be_empty()
-    expect_ply(page, 1)
+    expect(error).to_contain_text("Legal moves like it: d1, d2")
+    # another spelling the engine reads (capitals, spaces) is played in the legal move's
+    # own notation
+    box.fill(" D 6 ")
+    box.press("Enter")
+    expect(page.get_by_test_id("pending-move")).to_have_text("d6")
+    expect(error).to_be_empty()
+    page.get_by_test_id("cancel-move").click()
+    box.fill("")
     # the board works from the keyboard too: a highlighted cell takes the focus and Enter
     page.locator("[data-cell='d4'].target").focus()
     page.keyboard.press("Enter")

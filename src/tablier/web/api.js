@@ -75,3 +75,8 @@ export const api = {
     }),
   parseRecord: (text) => request("POST", "/api/records/parse", { body: { text } }),
 };
+
+/** The text to show for an error thrown by a call (the server's message when it has one). */
+export function errorText(err) {
+  return err instanceof ApiError ? err.message : String((err && err.message) || err);
+}

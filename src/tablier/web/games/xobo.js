@@ -5,6 +5,7 @@
 // then the cell where the stack will stand (the valid ends are highlighted); to distribute,
 // click a stack, then the next cell in the chosen direction (an arrow marks each one).
 
+import { moveKey } from "../moves.js";
 import { clear, el, sideMarker, svg } from "../ui.js";
 
 const S = 40; // cell size
@@ -20,6 +21,21 @@ function cellName(col, row) {
 
 function playersOf(view) {
   return view.players || ["North-South", "East-West"];
+}
+
+const VOYNA = /\(\s*v\s*\)\s*$/i;
+
+/**
+ * A typed move in a spelling the engine reads but the move list does not write: the
+ * voyna mark "(v)" may be left out (a move that announces voyna is written "e8 (v)").
+ * Typed with the mark, the move must announce voyna.  → the legal move view, or null.
+ */
+function readMove(text, legal) {
+  const bare = (s) => moveKey(String(s).replace(VOYNA, ""));
+  const announced = VOYNA.test(text);
+  const key = bare(text);
+  return legal.find((m) => bare(m.notation) === key && (!announced || VOYNA.test(m.notation)))
+    || null;
 }
 
 function parseCell(name) {
@@ -270,6 +286,8 @@ export function createBoard(host, { submit }) {
       }
       return box;
     },
+
+    readMove,
 
     reset() {
       if (selection !== null) {

@@ -1,0 +1,342 @@
+// The game page (/g/<id>, a seat link /g/<id>#seat=<token>): the snapshot and the
+// WebSocket's messages applied in order, the status line, players, the computer's
+// progress and the settings.  The move box and confirm step are moves.js's, the buttons
+// actions.js's, the board, history and move list viewer.js's.
+
+import { ActionsPanel } from "./actions.js";
+import { api, ApiError, errorText } from "./api.js";
+import { MoveInput } from "./moves.js";
+import { forgetGame, myGame, rememberGame, setSetting, settings } from "./store.js";
+import { clear, el, sideMarker, toast } from "./ui.js";
+import { Viewer } from "./viewer.js";
+import { GameSocket } from "./ws.js";
+
+export class GamePage {
+  constructor(container, id) {
+    this.id = id;
+    this.closed = false;
+    this.snap = null;
+    this.presence = null;
+    this.ai = null;
+    this.legalPly = -1;
+    this.queue = Promise.resolve(); // state updates run one after the other, in order
+    const hash = location.hash || "";
+    const seatMatch = hash.match(/[#&]seat=([^&]+)/);
+    if (seatMatch) {
+      const token = decodeURIComponent(seatMatch[1]);
+      const old = myGame(id);
+      rememberGame(id, { token, ...(old && old.token === token ? {} : { seat: null, invite: null }) });
+      // the token must not stay in the address bar, where it could be shared by accident
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    const entry = myGame(id);
+    this.token = entry ? entry.token || null : null;
+    this.build(container);
+    this.load();
+  }
+
+  destroy() {
+    this.closed = true;
+    if (this.socket) this.socket.close();
+    this.viewer.destroy();
+  }
+
+  build(container) {
+    this.viewer = new Viewer(null, { onSubmit: (notation) => this.moves.submit(notation) });
+    this.moves = new MoveInput(this);
+    this.panel = new ActionsPanel(this);
+    const v = this.viewer;
+    this.root = el("div", { class: "game-page", "data-testid": "game-page" });
+    v.host = this.root;
+    this.connection = el("span", { class: "connection", "data-testid": "connection" }, "connecting…");
+    this.aiBox = el("div", { class: "ai-thinking", "data-testid": "ai-thinking", hidden: true },
+      el("span", {}, "The computer is thinking"),
+      this.aiBar = el("progress", { max: 1, value: 0, "aria-label": "The computer's progress" }),
+      this.aiBest = el("span", { class: "meta", "data-testid": "ai-best" }));
+    this.players = el("div", { class: "players", "data-testid": "players" });
+    this.settingsBox = el("div", { class: "settings" });
+    this.buildSettings();
+    const boardColumn = el("div", { class: "board-column" },
+      v.status, this.aiBox, v.banner, v.boardHost, this.moves.confirmBar, this.moves.form,
+      this.moves.error, v.historyBar);
+    const side = el("aside", { class: "side-column" },
+      el("section", { class: "panel" }, this.players, this.connection),
+      el("section", { class: "panel" }, v.info),
+      el("section", { class: "panel" }, el("h2", {}, "Moves"), v.moveList),
+      el("section", { class: "panel" }, this.panel.offers, this.panel.actions),
+      el("section", { class: "panel" }, this.settingsBox));
+    this.root.append(boardColumn, side);
+    container.append(this.root);
+  }
+
+  buildSettings() {
+    const s = settings();
+    const check = (testid, label, value, fn) => {
+      const input = el("input", { type: "checkbox", "data-testid": testid, checked: value });
+      input.addEventListener("change", () => fn(input.checked));
+      return el("label", { class: "check" }, input, ` ${label}`);
+    };
+    this.settingsBox.append(
+      el("h2", {}, "Settings"),
+      check("toggle-confirm", "Confirm each move before sending", s.confirm, (on) => {
+        setSetting("confirm", on);
+        if (!on) this.moves.cancelPending();
+      }),
+      check("toggle-coordinates", "Show coordinates", s.coordinates, (on) => {
+        setSetting("coordinates", on);
+        this.viewer.render();
+      }),
+      check("toggle-flip", "Turn the board round", s.flip, (on) => {
+        setSetting("flip", on);
+        this.viewer.flipped = on;
+        this.viewer.render();
+      }),
+    );
+  }
+
+  async load() {
+    try {
+      let snap;
+      try {
+        snap = await api.game(this.id, this.token);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 403 && this.token)) throw err;
+        // a stored seat link that this game does not know: forget it, watch as a spectator
+        this.token = null;
+        forgetGame(this.id);
+        toast("This seat link is not valid for this game: you are watching.", "error");
+        snap = await api.game(this.id, null);
+      }
+      await this.enqueue(() => this.applySnapshot(snap));
+    } catch (err) {
+      if (this.closed) return;
+      clear(this.viewer.boardHost);
+      this.viewer.boardHost.append(el("p", { class: "error", "data-testid": "load-error" },
+        err instanceof ApiError && err.status === 404 ? "There is no such game." : errorText(err)));
+      return;
+    }
+    if (this.closed) return;
+    this.socket = new GameSocket(this.id, this.token, {
+      onMessage: (msg) => this.onMessage(msg),
+      onState: (state) => {
+        this.connection.textContent = { open: "live", connecting: "connecting…", closed: "reconnecting…" }[state] || state;
+        this.connection.dataset.state = state;
+      },
+    });
+  }
+
+  // -- state updates --
+
+  get you() {
+    return this.snap ? this.snap.you : null;
+  }
+
+  get active() {
+    return !!this.snap && this.snap.status === "active" && !this.viewer.result;
+  }
+
+  get liveView() {
+    return this.viewer.views[this.viewer.lastPly] || (this.snap && this.snap.view);
+  }
+
+  isMyTurn() {
+    const view = this.liveView;
+    if (!this.active || !view || view.to_move === null || view.to_move === undefined) return false;
+    if (this.you === "both") return true;
+    if (this.you !== 0 && this.you !== 1) return false;
+    const seat = this.snap.seats && this.snap.seats[view.to_move];
+    return this.you === view.to_move && !(seat && seat.kind === "ai");
+  }
+
+  async applySnapshot(snap) {
+    if (this.closed || !snap) return;
+    const first = !this.snap;
+    this.snap = snap;
+    this.viewer.result = snap.result || null;
+    if (snap.you !== undefined && snap.you !== null && this.token) {
+      rememberGame(this.id, { seat: snap.you, game: snap.game, title: snap.title, mode: snap.mode });
+    }
+    if (snap.ai) {
+      const thinking = !!snap.ai.thinking;
+      this.ai = { thinking, progress: thinking && this.ai ? this.ai.progress : null };
+    }
+    if (first) document.title = `${snap.title || snap.game} — Tablier`;
+    await this.viewer.ensureBoard(snap.game);
+    if (this.viewer.lastPly !== snap.ply || first || this.historyStale(snap)) {
+      await this.reloadHistory(snap);
+    }
+    this.refresh();
+  }
+
+  historyStale(snap) {
+    const moves = snap.moves || [];
+    const mine = this.viewer.moves;
+    if (moves.length !== mine.length) return true;
+    return moves.some((m, i) => m !== mine[i]);
+  }
+
+  async reloadHistory(snap) {
+    try {
+      const h = await api.history(this.id);
+      if (this.closed) return;
+      this.viewer.setHistory(h.views, h.moves, snap.moves);
+    } catch (err) {
+      // fall back on the current position alone
+      this.viewer.setHistory([snap.view], [], []);
+      toast(`Cannot load the history: ${errorText(err)}`, "error");
+    }
+  }
+
+  /** Run `fn` after every earlier state update (WebSocket messages and REST answers). */
+  enqueue(fn) {
+    this.queue = this.queue.then(fn).catch((err) => toast(errorText(err), "error"));
+    return this.queue;
+  }
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "snapshot":
+        this.enqueue(() => this.applySnapshot(msg.game));
+        break;
+      case "move":
+        this.enqueue(() => this.applyMove(msg));
+        break;
+      case "error":
+        this.showError(msg.message || msg.code || "error");
+        break;
+      case "presence":
+        this.presence = msg;
+        this.renderPlayers();
+        this.panel.render();
+        break;
+      case "ai":
+        this.ai = { thinking: !!msg.thinking, progress: msg.progress || null };
+        this.renderAi();
+        break;
+      default:
+        break;
+    }
+  }
+
+  async applyMove(msg) {
+    if (!this.snap) return;
+    const v = this.viewer;
+    if (msg.ply <= v.lastPly) return; // already known (our own move's answer came first)
+    if (msg.ply !== v.lastPly + 1) {
+      await this.applySnapshot(await api.game(this.id, this.token));
+      return;
+    }
+    v.push(msg.view, msg.last_move, msg.move);
+    this.snap = {
+      ...this.snap,
+      ply: msg.ply,
+      view: msg.view,
+      last_move: msg.last_move,
+      status: msg.status || this.snap.status,
+      result: msg.result || null,
+      moves: [...(this.snap.moves || []), msg.move],
+    };
+    v.result = msg.result || null;
+    if (this.moves.pending) this.moves.cancelPending();
+    if (v.board) v.board.reset();
+    this.refresh();
+  }
+
+  resync() {
+    return this.enqueue(async () => this.applySnapshot(await api.game(this.id, this.token)));
+  }
+
+  async refresh() {
+    this.renderStatus();
+    this.renderPlayers();
+    this.renderAi();
+    this.panel.render();
+    const myTurn = this.isMyTurn();
+    this.root.classList.toggle("my-turn", myTurn);
+    this.moves.setEnabled(myTurn);
+    const ply = this.viewer.lastPly;
+    const host = this.viewer.boardHost;
+    if (myTurn && this.legalPly !== ply) {
+      if (this.legalFetching === ply) return;
+      this.legalFetching = ply;
+      // the new position is drawn together with its legal moves (a few ms later), so that
+      // a board on screen at your turn always has its targets; data-ready tells the tests
+      this.viewer.legal = null;
+      host.dataset.ready = "0";
+      try {
+        const legal = await api.legal(this.id, this.token);
+        if (this.closed || this.viewer.lastPly !== ply || legal.ply !== ply) return;
+        this.legalPly = ply;
+        this.viewer.legal = legal.moves || [];
+      } catch (err) {
+        this.showError(errorText(err));
+      } finally {
+        if (this.legalFetching === ply) this.legalFetching = null;
+      }
+    } else if (!myTurn) {
+      this.viewer.legal = null;
+      this.legalPly = -1;
+    }
+    this.viewer.render();
+    host.dataset.ready = "1";
+  }
+
+  // -- rendering --
+
+  seatLabel(seat) {
+    const view = this.liveView || {};
+    const side = (view.players || [])[seat] || `Seat ${seat + 1}`;
+    const info = this.snap && this.snap.seats ? this.snap.seats[seat] : null;
+    let who = info && info.name ? info.name : "";
+    if (info && info.kind === "ai") who = `computer${this.snap.ai && this.snap.ai.level ? `, ${this.snap.ai.level}` : ""}`;
+    if (this.you === seat) who = who ? `${who}, you` : "you";
+    return who ? `${side} (${who})` : side;
+  }
+
+  renderStatus() {
+    const s = this.viewer.status;
+    clear(s);
+    const view = this.liveView;
+    if (!view) return;
+    if (!this.active) {
+      s.append(el("span", {}, "Game over"));
+      return;
+    }
+    const seat = view.to_move;
+    s.append(sideMarker(seat, 14), " ", el("span", { "data-testid": "turn" }, `${this.seatLabel(seat)} to move`));
+    if (this.isMyTurn()) s.append(el("strong", { class: "your-turn", "data-testid": "your-turn" }, " — your turn"));
+    if (!this.viewer.live) s.append(el("em", { class: "history-note" }, " (you are looking at an earlier position)"));
+  }
+
+  renderPlayers() {
+    clear(this.players);
+    if (!this.snap) return;
+    const online = this.presence ? this.presence.seats : (this.snap.seats || []).map((x) => x.online);
+    [0, 1].forEach((seat) => {
+      const info = (this.snap.seats || [])[seat] || {};
+      const here = info.kind === "ai" || (online && online[seat]);
+      this.players.append(
+        el("div", { class: `seat seat-${seat}`, "data-testid": `seat-${seat}` },
+          sideMarker(seat, 16), " ", this.seatLabel(seat), " ",
+          el("span", { class: `presence ${here ? "on" : "off"}`, title: here ? "connected" : "not connected" },
+            here ? "● online" : "○ away")),
+      );
+    });
+    if (this.presence && this.presence.spectators) {
+      this.players.append(el("div", { class: "meta" }, `${this.presence.spectators} watching`));
+    }
+  }
+
+  renderAi() {
+    const thinking = !!(this.ai && this.ai.thinking) && this.active;
+    this.aiBox.hidden = !thinking;
+    const fraction = this.ai && this.ai.progress ? Number(this.ai.progress.fraction) || 0 : 0;
+    this.aiBar.value = Math.max(0, Math.min(1, fraction));
+    const best = this.ai && this.ai.progress ? this.ai.progress.best : null;
+    this.aiBest.textContent = thinking && best ? `best so far: ${best}` : "";
+  }
+
+  showError(text) {
+    this.moves.showError(text);
+  }
+}

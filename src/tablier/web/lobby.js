@@ -1,0 +1,260 @@
+// The lobby (/): a new game (the form built from the catalog), my games, the server's
+// recent games, and a record to open for review.
+
+import { api, errorText } from "./api.js";
+import { navigate } from "./router.js";
+import { forgetGame, myGames, rememberGame, saveReview } from "./store.js";
+import { ask, clear, el } from "./ui.js";
+
+let catalogCache = null;
+
+async function catalog() {
+  if (!catalogCache) catalogCache = await api.catalog();
+  return catalogCache;
+}
+
+export class LobbyPage {
+  constructor(container) {
+    document.title = "Tablier";
+    this.root = el("div", { class: "lobby" });
+    container.append(this.root);
+    this.newGame = el("section", { class: "panel new-game", "aria-labelledby": "new-game-h" });
+    this.mine = el("section", { class: "panel my-games" });
+    this.recent = el("section", { class: "panel recent-games" });
+    this.records = el("section", { class: "panel open-record" });
+    this.root.append(this.newGame, this.mine, this.recent, this.records);
+    this.buildRecordForm();
+    this.showMyGames();
+    this.buildNewGame().catch((err) => {
+      this.newGame.append(el("p", { class: "error" }, `Cannot load the games: ${errorText(err)}`));
+    });
+    this.showRecent();
+  }
+
+  destroy() {}
+
+  async buildNewGame() {
+    const data = await catalog();
+    const games = data.games || [];
+    const levels = data.levels || [];
+    const form = el("form", { class: "form", "data-testid": "new-game-form" });
+    const gameSelect = el("select", { id: "ng-game", name: "game", "data-testid": "new-game-game" });
+    for (const g of games) gameSelect.append(el("option", { value: g.name }, g.title || g.name));
+    const optionsBox = el("div", { class: "options", "data-testid": "new-game-options" });
+    const seatSelect = el("select", { id: "ng-seat", "data-testid": "new-game-seat" });
+    const levelSelect = el("select", { id: "ng-level", "data-testid": "ai-level" });
+    for (const level of levels) levelSelect.append(el("option", { value: level }, level));
+    if (levels.includes("medium")) levelSelect.value = "medium";
+    const nameInput = el("input", {
+      id: "ng-name",
+      type: "text",
+      maxlength: 40,
+      autocomplete: "nickname",
+      placeholder: "optional",
+      "data-testid": "player-name",
+    });
+    const modes = [
+      ["online", "A person: send them a link"],
+      ["ai", "The computer"],
+      ["local", "Same screen (both sides here)"],
+    ];
+    const modeBox = el("fieldset", { class: "modes" }, el("legend", {}, "Opponent"));
+    for (const [value, label] of modes) {
+      modeBox.append(
+        el("label", { class: "radio" },
+          el("input", { type: "radio", name: "mode", value, "data-testid": `mode-${value}`,
+            checked: value === "online" }),
+          ` ${label}`),
+      );
+    }
+    const levelRow = el("div", { class: "row level-row" },
+      el("label", { for: "ng-level" }, "AI level"), levelSelect);
+    const seatRow = el("div", { class: "row seat-row" },
+      el("label", { for: "ng-seat" }, "My side"), seatSelect);
+    const nameRow = el("div", { class: "row" }, el("label", { for: "ng-name" }, "My name"), nameInput);
+    const error = el("p", { class: "error", role: "alert", "data-testid": "new-game-error" });
+    const submit = el("button", { type: "submit", class: "primary", "data-testid": "create-game" },
+      "Start the game");
+
+    const fillGame = () => {
+      const game = games.find((g) => g.name === gameSelect.value);
+      clear(optionsBox);
+      clear(seatSelect);
+      if (!game) return;
+      for (const opt of game.options || []) {
+        const id = `ng-opt-${opt.name}`;
+        let input;
+        if (opt.choices && opt.choices.length) {
+          input = el("select", { id, "data-option": opt.name, "data-testid": `option-${opt.name}` });
+          for (const choice of opt.choices) {
+            input.append(el("option", { value: String(choice) }, String(choice)));
+          }
+          if (opt.default !== null && opt.default !== undefined) input.value = String(opt.default);
+        } else {
+          input = el("input", {
+            id,
+            type: "text",
+            "data-option": opt.name,
+            "data-testid": `option-${opt.name}`,
+            value: opt.default === null || opt.default === undefined ? "" : String(opt.default),
+          });
+        }
+        optionsBox.append(
+          el("div", { class: "row" }, el("label", { for: id, title: opt.doc || "" }, opt.name), input),
+          opt.doc ? el("p", { class: "hint" }, opt.doc) : null,
+        );
+      }
+      (game.players || ["First", "Second"]).forEach((name, seat) => {
+        seatSelect.append(el("option", { value: String(seat) }, `${name}${seat === 0 ? " (moves first)" : ""}`));
+      });
+    };
+    const fillMode = () => {
+      const mode = form.querySelector("input[name=mode]:checked").value;
+      levelRow.hidden = mode !== "ai";
+      seatRow.hidden = mode === "local";
+      nameRow.hidden = mode === "local";
+    };
+    gameSelect.addEventListener("change", fillGame);
+    modeBox.addEventListener("change", fillMode);
+    form.append(
+      el("div", { class: "row" }, el("label", { for: "ng-game" }, "Game"), gameSelect),
+      optionsBox, modeBox, levelRow, seatRow, nameRow, error, submit,
+    );
+    fillGame();
+    fillMode();
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      error.textContent = "";
+      const mode = form.querySelector("input[name=mode]:checked").value;
+      const seat = Number(seatSelect.value || 0);
+      const options = {};
+      for (const input of optionsBox.querySelectorAll("[data-option]")) {
+        if (input.value !== "") options[input.dataset.option] = input.value;
+      }
+      const names = ["", ""];
+      if (mode !== "local") names[seat] = nameInput.value.trim().slice(0, 40);
+      const body = { game: gameSelect.value, options, mode, seat, names };
+      if (mode === "ai") body.ai_level = levelSelect.value;
+      submit.disabled = true;
+      try {
+        const made = await api.createGame(body);
+        const tokens = made.tokens || {};
+        const links = made.links || {};
+        const entry = {
+          game: body.game,
+          title: (made.game && made.game.title) || body.game,
+          mode,
+          seat: mode === "local" ? "both" : seat,
+          token: mode === "local" ? tokens.both : tokens[String(seat)],
+        };
+        if (mode === "online") entry.invite = links[String(1 - seat)] || null;
+        rememberGame(made.id, entry);
+        navigate(`/g/${made.id}`);
+      } catch (err) {
+        error.textContent = errorText(err);
+      } finally {
+        submit.disabled = false;
+      }
+    });
+    this.newGame.append(el("h2", { id: "new-game-h" }, "New game"), form);
+  }
+
+  showMyGames() {
+    clear(this.mine);
+    this.mine.append(el("h2", {}, "My games"));
+    const list = myGames();
+    if (!list.length) {
+      this.mine.append(el("p", { class: "hint" }, "Games you create or join appear here."));
+      return;
+    }
+    const ul = el("ul", { class: "game-list", "data-testid": "my-games" });
+    for (const g of list) {
+      const side = g.seat === "both" ? "both sides" : g.seat === undefined || g.seat === null
+        ? "" : `seat ${Number(g.seat) + 1}`;
+      const when = g.created ? new Date(g.created).toLocaleString() : "";
+      ul.append(
+        el("li", {},
+          el("a", { href: `/g/${g.id}`, "data-internal": true, "data-testid": "my-game-link" },
+            `${g.title || g.game || "game"}`),
+          el("span", { class: "meta" }, ` ${[g.mode, side, when].filter(Boolean).join(" · ")} `),
+          el("button", {
+            type: "button",
+            class: "small",
+            "data-testid": "forget-game",
+            title: "Forget this game (and its seat link) on this device",
+            onclick: async () => {
+              if (await ask("Forget this game?",
+                "Its seat link is kept only in this browser: without it you cannot move in it again.",
+                "Forget")) {
+                forgetGame(g.id);
+                this.showMyGames();
+              }
+            },
+          }, "Forget"),
+        ),
+      );
+    }
+    this.mine.append(ul);
+  }
+
+  async showRecent() {
+    this.recent.append(el("h2", {}, "Recent games"));
+    try {
+      const data = await api.recentGames(20);
+      const games = (data && data.games) || [];
+      if (!games.length) {
+        this.recent.append(el("p", { class: "hint" }, "No games yet."));
+        return;
+      }
+      const ul = el("ul", { class: "game-list", "data-testid": "recent-games" });
+      for (const g of games) {
+        const bits = [g.mode, g.status, g.ply !== undefined ? `${g.ply} move${g.ply === 1 ? "" : "s"}` : null];
+        if (g.result && g.result.result) bits.push(g.result.result);
+        ul.append(el("li", {},
+          el("a", { href: `/g/${g.id}`, "data-internal": true }, g.title || g.game || g.id),
+          el("span", { class: "meta" }, ` ${bits.filter(Boolean).join(" · ")}`)));
+      }
+      this.recent.append(ul);
+    } catch (err) {
+      this.recent.append(el("p", { class: "error" }, errorText(err)));
+    }
+  }
+
+  buildRecordForm() {
+    const text = el("textarea", {
+      id: "record-text",
+      rows: 5,
+      placeholder: "[Game \"xobo\"]\n1. e5 ; a4->c4 …",
+      "data-testid": "record-text",
+      spellcheck: "false",
+    });
+    const file = el("input", { type: "file", accept: ".txt,.json,text/plain,application/json",
+      "data-testid": "record-file", id: "record-file" });
+    const error = el("p", { class: "error", role: "alert", "data-testid": "record-error" });
+    file.addEventListener("change", async () => {
+      const f = file.files && file.files[0];
+      if (f) text.value = await f.text();
+    });
+    const button = el("button", { type: "button", class: "primary", "data-testid": "open-record" },
+      "Review");
+    button.addEventListener("click", async () => {
+      error.textContent = "";
+      if (!text.value.trim()) {
+        error.textContent = "Paste a record or choose a file first.";
+        return;
+      }
+      try {
+        const data = await api.parseRecord(text.value);
+        saveReview({ ...data, text: text.value });
+        navigate("/review");
+      } catch (err) {
+        error.textContent = errorText(err);
+      }
+    });
+    this.records.append(
+      el("h2", {}, "Open a record"),
+      el("label", { for: "record-text" }, "Paste a game record (text or JSON) or choose a file"),
+      text, file, error, button,
+    );
+  }
+}

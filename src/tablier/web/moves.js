@@ -1,0 +1,197 @@
+// The game page's move input: the notation box, the check of a typed move against the
+// legal moves, the confirm step ("Play e5?") and the sending of a move (or of several
+// decisions of one action, e.g. Voldétour's take and put).
+
+import { api, ApiError, errorText } from "./api.js";
+import { settings } from "./store.js";
+import { clear, el } from "./ui.js";
+
+/** The text of a move with letter case, spaces and the various dash characters set aside. */
+export function moveKey(text) {
+  return String(text).normalize("NFC").toLowerCase()
+    .replace(/[\u2010-\u2015\u2212]/g, "-").replace(/\s+/g, "");
+}
+
+/**
+ * Read a typed move against `legal` (the move views of the position): → {notation} (the
+ * legal move's own notation, which is what is sent) or {error} (why it is refused).
+ * Accepted: a legal move's notation, letter case, spaces and dashes aside; then whatever
+ * the game's board module reads (`board.readMove(text, legal)` → a legal move view or
+ * null: another spelling its engine accepts, such as XoBo's optional "(v)").
+ */
+export function readTyped(text, legal, board) {
+  const exact = legal.find((m) => m.notation === text);
+  if (exact) return { notation: exact.notation };
+  const key = moveKey(text);
+  const same = legal.filter((m) => moveKey(m.notation) === key);
+  if (same.length === 1) return { notation: same[0].notation };
+  const read = board && typeof board.readMove === "function" ? board.readMove(text, legal) : null;
+  if (read && legal.includes(read)) return { notation: read.notation };
+  if (!legal.length) return { error: "There is no legal move in this position." };
+  // suggestions: the legal moves that continue what was typed, else that begin like it
+  let like = legal.filter((m) => moveKey(m.notation).startsWith(key));
+  if (!like.length && key.length >= 2) {
+    like = legal.filter((m) => moveKey(m.notation).startsWith(key.slice(0, 2)));
+  }
+  const names = like.slice(0, 6).map((m) => m.notation);
+  const more = like.length > names.length ? ", …" : "";
+  const hint = names.length ? ` Legal moves like it: ${names.join(", ")}${more}.` : "";
+  return { error: `${text} is not a legal move in this position.${hint}` };
+}
+
+/**
+ * The move box, confirm bar and error line of a game page.  `page` gives the game (id,
+ * token), its viewer, isMyTurn(), active, enqueue(), applySnapshot() and resync().
+ */
+export class MoveInput {
+  constructor(page) {
+    this.page = page;
+    this.pending = null; // {notation, typed, ply} while the confirm step waits
+    this.sending = false;
+    this.confirmBar = el("div", { class: "confirm-bar", "data-testid": "confirm-bar", hidden: true });
+    this.input = el("input", {
+      type: "text",
+      id: "move-input",
+      autocomplete: "off",
+      spellcheck: "false",
+      maxlength: 60,
+      placeholder: "type a move",
+      "aria-label": "Move in notation",
+      "aria-describedby": "move-error",
+      "data-testid": "move-input",
+    });
+    this.error = el("div", { class: "move-error", id: "move-error", role: "alert",
+      "data-testid": "move-error" });
+    this.form = el("form", { class: "move-form", "data-testid": "move-form" },
+      this.input, el("button", { type: "submit", "data-testid": "move-submit" }, "Play"));
+    this.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = this.input.value.trim();
+      if (text) this.submit(text, { typed: true });
+    });
+    this.input.addEventListener("input", () => this.input.removeAttribute("aria-invalid"));
+  }
+
+  /** Enable the box only when the player may move. */
+  setEnabled(on) {
+    this.input.disabled = !on;
+    this.form.querySelector("button").disabled = !on;
+  }
+
+  showError(text) {
+    this.error.textContent = text;
+  }
+
+  /** A move from the board (notation, or a list of decisions) or typed in the box. */
+  async submit(notation, { typed = false } = {}) {
+    const page = this.page;
+    const viewer = page.viewer;
+    this.error.textContent = "";
+    if (!viewer.live) {
+      viewer.go(null);
+      this.showError("You were looking at an earlier position: here is the current one.");
+      return;
+    }
+    if (!page.isMyTurn()) {
+      this.showError(page.active ? "It is not your turn." : "The game is over.");
+      if (viewer.board) viewer.board.reset();
+      return;
+    }
+    if (typed) {
+      // checked before the confirm step: a wrong entry is refused at once, its text kept
+      const ply = viewer.lastPly;
+      const legal = await this.legalNow();
+      if (viewer.lastPly !== ply || !page.isMyTurn()) return;
+      if (legal) {
+        const read = readTyped(notation, legal, viewer.board);
+        if (read.error) {
+          this.showError(read.error);
+          this.input.setAttribute("aria-invalid", "true");
+          this.input.focus();
+          return;
+        }
+        notation = read.notation;
+      }
+    }
+    if (settings().confirm) {
+      this.askConfirm(notation, typed);
+    } else {
+      await this.send(notation, typed);
+    }
+  }
+
+  /** The legal moves of the position shown (fetched when the viewer has none yet). */
+  async legalNow() {
+    const page = this.page;
+    const viewer = page.viewer;
+    if (viewer.legal) return viewer.legal;
+    try {
+      const legal = await api.legal(page.id, page.token);
+      return legal.ply === viewer.lastPly ? legal.moves || [] : null;
+    } catch (_) {
+      return null; // the server checks the move when it is sent
+    }
+  }
+
+  askConfirm(notation, typed) {
+    const viewer = this.page.viewer;
+    this.pending = { notation, typed, ply: viewer.lastPly };
+    clear(this.confirmBar);
+    const yes = el("button", { type: "button", class: "primary", "data-testid": "confirm-move",
+      onclick: () => {
+        const p = this.pending;
+        this.cancelPending(false);
+        if (p && p.ply === viewer.lastPly) this.send(p.notation, p.typed);
+      } }, "Play it");
+    const no = el("button", { type: "button", "data-testid": "cancel-move",
+      onclick: () => this.cancelPending() }, "Cancel");
+    this.confirmBar.append(
+      el("span", {}, "Play "),
+      el("strong", { "data-testid": "pending-move" }, [].concat(notation).join(", then ")),
+      el("span", {}, "?"),
+      yes, no,
+    );
+    this.confirmBar.hidden = false;
+    yes.focus();
+  }
+
+  /** Drop the move waiting in the confirm step (and the board's selection). */
+  cancelPending(resetBoard = true) {
+    const board = this.page.viewer.board;
+    this.pending = null;
+    this.confirmBar.hidden = true;
+    clear(this.confirmBar);
+    if (resetBoard && board) board.reset();
+  }
+
+  async send(notation, typed) {
+    // `notation` is one decision, or several decisions of the same player in a row (a board
+    // may ask for a whole action at once, e.g. Voldetour's take and put): they are sent in
+    // order, each at the ply the previous one reached, under one confirm step.
+    if (this.sending) return;
+    const page = this.page;
+    const viewer = page.viewer;
+    this.sending = true;
+    let ply = viewer.lastPly;
+    try {
+      let snap = null;
+      for (const one of [].concat(notation)) {
+        snap = await api.move(page.id, page.token, ply, one);
+        ply = snap.ply;
+      }
+      if (typed) this.input.value = "";
+      this.error.textContent = "";
+      await page.enqueue(() => {
+        if (snap && snap.ply >= viewer.lastPly) return page.applySnapshot(snap);
+        return null;
+      });
+    } catch (err) {
+      this.showError(errorText(err));
+      if (err instanceof ApiError && (err.code === "stale_ply" || err.status === 409)) page.resync();
+      if (viewer.board) viewer.board.reset();
+      viewer.render();
+    } finally {
+      this.sending = false;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+// The review page (/review): a record read in the lobby (kept in sessionStorage, so a
+// reload keeps it), with the board, move list, history and result of the viewer.
+
+import { loadReview, setSetting, settings } from "./store.js";
+import { download, el } from "./ui.js";
+import { Viewer } from "./viewer.js";
+
+export class ReviewPage {
+  constructor(container) {
+    document.title = "Review — Tablier";
+    this.data = loadReview();
+    this.viewer = new Viewer(null, { onSubmit: () => {} });
+    const v = this.viewer;
+    this.root = el("div", { class: "game-page review", "data-testid": "review-page" });
+    v.host = this.root;
+    container.append(this.root);
+    if (!this.data || !Array.isArray(this.data.views) || !this.data.views.length) {
+      this.root.append(el("section", { class: "panel" }, el("h1", {}, "No record to review"),
+        el("p", {}, el("a", { href: "/", "data-internal": true }, "Open one from the lobby"))));
+      return;
+    }
+    const headers = el("dl", { class: "headers", "data-testid": "record-headers" },
+      el("dt", {}, "Game"), el("dd", { "data-testid": "record-spec" }, String(this.data.spec || this.data.game)));
+    for (const [key, value] of Object.entries(this.data.headers || {})) {
+      if (key === "Game") continue;
+      headers.append(el("dt", {}, key), el("dd", {}, String(value)));
+    }
+    const coords = el("input", { type: "checkbox", "data-testid": "toggle-coordinates", checked: settings().coordinates });
+    coords.addEventListener("change", () => {
+      setSetting("coordinates", coords.checked);
+      v.render();
+    });
+    this.root.append(
+      el("div", { class: "board-column" }, v.status, v.banner, v.boardHost, v.historyBar),
+      el("aside", { class: "side-column" },
+        el("section", { class: "panel" }, el("h2", {}, "Record"), headers),
+        el("section", { class: "panel" }, v.info),
+        el("section", { class: "panel" }, el("h2", {}, "Moves"), v.moveList),
+        el("section", { class: "panel" },
+          el("button", { type: "button", "data-testid": "export-record",
+            onclick: () => download(`tablier-${this.data.game}-record.txt`, this.data.text || "") },
+          "Download the record"),
+          el("label", { class: "check" }, coords, " Show coordinates"),
+          el("a", { href: "/", "data-internal": true, class: "button-link" }, "Lobby"))),
+    );
+    this.start();
+  }
+
+  async start() {
+    const v = this.viewer;
+    v.setHistory(this.data.views, this.data.move_views || [], this.data.moves);
+    const last = this.data.views[this.data.views.length - 1];
+    v.result = last && last.outcome ? last.outcome : null;
+    const tags = this.data.headers || {};
+    const winners = { "1-0": 0, "0-1": 1, "1/2-1/2": null };
+    if (!v.result && tags.Result in winners) {
+      // decided off the board (resignation, agreed draw): the record's tags say how
+      v.result = { result: tags.Result, winner: winners[tags.Result], reason: tags.Reason || "",
+        message: tags.Reason || "" };
+    }
+    v.status.textContent = `Reviewing a record of ${this.data.spec || this.data.game}`;
+    await v.ensureBoard(this.data.game);
+    v.render();
+  }
+
+  destroy() {
+    this.viewer.destroy();
+  }
+}

@@ -1,0 +1,214 @@
+// The part shared by the game page and the review page: the game's board module and its
+// stylesheet, the move list, history navigation (← → Home End), the info panel and the
+// result banner.
+
+import { errorText } from "./api.js";
+import { settings } from "./store.js";
+import { choose, clear, el, sideMarker } from "./ui.js";
+
+const stylesheets = new Map(); // game name -> Promise, resolved once its sheet is applied
+
+/**
+ * Load `games/<name>.css` once (a <link>, which the Content-Security-Policy allows as a
+ * same-origin stylesheet), resolving when it is applied, so that a board is never drawn
+ * unstyled.  A sheet that fails to load is reported in the console and the board is drawn
+ * anyway.
+ */
+function loadStylesheet(name) {
+  if (!stylesheets.has(name)) {
+    stylesheets.set(name, new Promise((resolve) => {
+      const link = el("link", {
+        rel: "stylesheet",
+        href: new URL(`./games/${name}.css`, import.meta.url).href,
+        "data-game-style": name,
+      });
+      link.addEventListener("load", () => resolve(true));
+      link.addEventListener("error", () => {
+        console.warn(`no stylesheet for ${name}`);
+        resolve(false);
+      });
+      document.head.append(link);
+    }));
+  }
+  return stylesheets.get(name);
+}
+
+export class Viewer {
+  constructor(host, { onSubmit }) {
+    this.host = host;
+    this.onSubmit = onSubmit;
+    this.views = [];
+    this.moveViews = [];
+    this.moves = [];
+    this.viewPly = null; // null: follow the live position
+    this.board = null;
+    this.boardGame = null;
+    this.legal = null;
+    this.result = null;
+    this.flipped = settings().flip;
+
+    this.status = el("div", { class: "status", "data-testid": "status", "aria-live": "polite" });
+    this.banner = el("div", { class: "result-banner", "data-testid": "result-banner", role: "status", hidden: true });
+    this.boardHost = el("div", { class: "board-host", "data-testid": "board" });
+    this.historyBar = el("div", { class: "history-nav" });
+    this.plyLabel = el("span", { class: "ply-label", "data-testid": "ply-label" });
+    const navButton = (testid, label, title, fn) =>
+      el("button", { type: "button", "data-testid": testid, title, "aria-label": title, onclick: fn }, label);
+    this.historyBar.append(
+      navButton("nav-first", "«", "Start (Home)", () => this.go(0)),
+      navButton("nav-prev", "‹", "Back one move (←)", () => this.step(-1)),
+      this.plyLabel,
+      navButton("nav-next", "›", "Forward one move (→)", () => this.step(1)),
+      navButton("nav-last", "»", "Latest position (End)", () => this.go(null)),
+    );
+    this.info = el("div", { class: "info", "data-testid": "info" });
+    this.moveList = el("ol", { class: "move-list", "data-testid": "move-list" });
+    this.onKey = (event) => this.key(event);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+    if (this.board && this.board.destroy) this.board.destroy();
+    this.board = null;
+  }
+
+  key(event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    if (document.querySelector(".dialog-backdrop")) return;
+    const actions = {
+      ArrowLeft: () => this.step(-1),
+      ArrowRight: () => this.step(1),
+      Home: () => this.go(0),
+      End: () => this.go(null),
+    };
+    if (actions[event.key]) {
+      event.preventDefault();
+      actions[event.key]();
+    }
+  }
+
+  async ensureBoard(game) {
+    if (this.board && this.boardGame === game) return;
+    if (this.board && this.board.destroy) this.board.destroy();
+    clear(this.boardHost);
+    let module;
+    try {
+      const name = encodeURIComponent(game);
+      [module] = await Promise.all([import(`./games/${name}.js`), loadStylesheet(name)]);
+    } catch (err) {
+      this.boardHost.append(el("p", { class: "error" }, `No board for ${game}: ${errorText(err)}`));
+      throw err;
+    }
+    this.board = module.createBoard(this.boardHost, {
+      submit: (notation) => this.onSubmit && this.onSubmit(notation),
+      choose,
+    });
+    this.boardGame = game;
+  }
+
+  get lastPly() {
+    return this.views.length - 1;
+  }
+
+  get shownPly() {
+    return this.viewPly === null ? this.lastPly : this.viewPly;
+  }
+
+  get live() {
+    return this.viewPly === null || this.viewPly === this.lastPly;
+  }
+
+  step(delta) {
+    this.go(Math.max(0, Math.min(this.lastPly, this.shownPly + delta)));
+  }
+
+  go(ply) {
+    if (ply !== null && ply >= this.lastPly) ply = null;
+    if (ply === this.viewPly) return;
+    this.viewPly = ply;
+    if (this.board) this.board.reset();
+    this.render();
+  }
+
+  /** Replace the whole history. */
+  setHistory(views, moveViews, moves) {
+    this.views = views.slice();
+    this.moveViews = moveViews.slice();
+    this.moves = moves ? moves.slice() : moveViews.map((m) => m.notation);
+    if (this.viewPly !== null && this.viewPly >= this.lastPly) this.viewPly = null;
+  }
+
+  /** Add one move at the end (a live game). */
+  push(view, moveView, notation) {
+    this.views.push(view);
+    this.moveViews.push(moveView);
+    this.moves.push(notation || (moveView && moveView.notation) || "?");
+  }
+
+  render() {
+    if (!this.views.length) return;
+    const ply = this.shownPly;
+    const view = this.views[ply];
+    const last = ply > 0 ? this.moveViews[ply - 1] || null : null;
+    const s = settings();
+    if (this.board) {
+      this.board.render(view, {
+        legal: this.live ? this.legal : null,
+        last,
+        coordinates: s.coordinates,
+        flipped: this.flipped,
+      });
+      clear(this.info);
+      const panel = this.board.info ? this.board.info(view) : null;
+      if (panel) this.info.append(panel);
+    }
+    this.plyLabel.textContent = this.live
+      ? `move ${this.lastPly} (latest)`
+      : `move ${ply} of ${this.lastPly}`;
+    this.host.classList.toggle("viewing-history", !this.live);
+    this.renderMoveList();
+    this.renderBanner();
+  }
+
+  renderMoveList() {
+    clear(this.moveList);
+    const shown = this.shownPly;
+    this.moves.forEach((notation, i) => {
+      const mover = this.views[i] ? this.views[i].to_move : null;
+      const item = el("li", { class: i + 1 === shown ? "current" : "" },
+        el("button", {
+          type: "button",
+          class: "move",
+          "data-ply": i + 1,
+          "data-testid": "move-item",
+          "aria-current": i + 1 === shown ? "step" : false,
+          onclick: () => this.go(i + 1),
+        },
+        el("span", { class: "num" }, `${i + 1}.`),
+        mover === 0 || mover === 1 ? sideMarker(mover, 10) : null,
+        el("span", { class: "notation" }, notation)));
+      this.moveList.append(item);
+    });
+    const current = this.moveList.querySelector("li.current");
+    if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+  }
+
+  renderBanner() {
+    const result = this.result;
+    clear(this.banner);
+    this.banner.hidden = !result;
+    if (!result) return;
+    const players = (this.views[this.lastPly] || {}).players || [];
+    const winner = result.winner === 0 || result.winner === 1 ? players[result.winner] : null;
+    this.banner.append(
+      el("strong", { class: "result" }, result.result || ""),
+      " ",
+      el("span", { class: "headline" }, winner ? `${winner} wins` : "Draw"),
+      el("span", { class: "reason", "data-testid": "result-reason" },
+        ` — ${result.message || result.reason || ""}`),
+    );
+  }
+}
