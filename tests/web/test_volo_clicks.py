@@ -18,11 +18,11 @@ from pathlib import Path
 from tablier.games import get
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULE = ROOT / "src" / "tablier" / "web" / "games" / "volo.js"
+WEB = ROOT / "src" / "tablier" / "web"
 ORIGIN = "http://volo.test"
 PAGE = """<!doctype html><html><head><meta charset="utf-8"></head><body><div id="host"></div>
 <script type="module">
-import { createBoard } from "/volo.js";
+import { createBoard } from "/static/games/volo.js";
 window.submitted = [];
 window.board = createBoard(document.getElementById("host"), {
   submit: (n) => window.submitted.push(n),
@@ -94,7 +94,7 @@ PLAY_ADDS = """([view, legal]) => {
   }
   const pass = document.querySelector("[data-testid=volo-pass]");
   const canPass = legal.some((m) => m.kind === "pass");
-  if ((pass.style.display !== "none") !== canPass) problems.push(["pass button", canPass]);
+  if ((getComputedStyle(pass).display !== "none") !== canPass) problems.push(["pass button", canPass]);
   if (document.querySelectorAll(".volo-sky .coord").length) problems.push(["coordinates"]);
   return { played: adds.length, problems };
 }"""
@@ -137,10 +137,12 @@ def _positions():
 
 def _open(new_page):
     page = new_page()
+    # the module and the shell modules it imports (ui.js, moves.js), from the web folder
     page.route(
-        f"{ORIGIN}/volo.js",
+        f"{ORIGIN}/static/**/*.js",
         lambda route: route.fulfill(
-            body=MODULE.read_text(encoding="utf-8"), content_type="text/javascript"
+            body=(WEB / route.request.url.split("/static/", 1)[1]).read_text(encoding="utf-8"),
+            content_type="text/javascript",
         ),
     )
     page.route(f"{ORIGIN}/", lambda route: route.fulfill(body=PAGE, content_type="text/html"))

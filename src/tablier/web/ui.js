@@ -1,5 +1,7 @@
 // Small DOM helpers shared by the pages and the board modules.  User text (names,
 // comments, records, server messages) is only ever inserted as text nodes: no innerHTML.
+// No inline styles either (the Content-Security-Policy has no 'unsafe-inline' for styles):
+// appearance comes from classes in style.css and games/<name>.css, `hidden` hides.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -11,8 +13,7 @@ function apply(node, attrs) {
     else if (key === "dataset") Object.assign(node.dataset, value);
     else if (key.startsWith("on") && typeof value === "function") {
       node.addEventListener(key.slice(2), value);
-    } else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
-    else node.setAttribute(key, value === true ? "" : String(value));
+    } else node.setAttribute(key, value === true ? "" : String(value));
   }
   return node;
 }
@@ -162,7 +163,7 @@ export function toast(text, kind = "info") {
 /** Offer `text` as a file download named `filename`. */
 export function download(filename, text, type = "text/plain") {
   const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
-  const a = el("a", { href: url, download: filename, style: { display: "none" } });
+  const a = el("a", { href: url, download: filename, hidden: true });
   document.body.append(a);
   a.click();
   a.remove();

@@ -8,6 +8,7 @@
 // board sends the two engine decisions (take, then put) one after the other.  The Lord:
 // click it, then a highlighted destination.  "End turn" when the engine offers it.
 
+import { moveKey } from "../moves.js";
 import { clear, el, svg } from "../ui.js";
 
 const ROTATION_KEY = "tablier.voldetour.rotation";
@@ -29,67 +30,6 @@ const DIR_WORDS = { n: "rises north", e: "rises east", s: "rises south", w: "ris
   u: "upside down, nested on a slope" };
 const MAP_SQ = 34;
 // how long the put chosen with a take waits for the take to be played (a confirm step)
-
-let styleAdded = false;
-
-function addStyle() {
-  if (styleAdded || document.getElementById("vd-style")) return;
-  styleAdded = true;
-  const css = `
-.vd-board { --vd-side0: var(--side0, #E69F00); --vd-side1: var(--side1, #0072B2);
-  --vd-floor: var(--cell-bg, #fbf7ee); --vd-floor-line: var(--line, #c9c6bd);
-  --vd-ink: var(--text, #1d1d1b); --vd-muted: var(--muted, #5c5c58);
-  --vd-tower: var(--cube, #8a8f98); --vd-target: var(--target, #009E73);
-  --vd-last: var(--last, #F0E442); --vd-select: var(--selected, #CC79A7);
-  --vd-marked: var(--alert, #D55E00);
-  display: flex; flex-direction: column; gap: .5rem; color: var(--vd-ink); max-width: 100%; }
-.vd-panes { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-start; }
-.vd-pane { min-width: 0; position: relative; }
-.vd-iso-pane { flex: 3 1 320px; max-width: 680px; }
-.vd-map-pane { flex: 2 1 260px; max-width: 440px; }
-.vd-pane svg { width: 100%; height: auto; display: block; touch-action: manipulation;
-  user-select: none; -webkit-user-select: none; }
-.vd-viewbar { display: flex; gap: .25rem; align-items: center; flex-wrap: wrap;
-  font-size: .85rem; }
-.vd-viewbar button, .vd-tray button { min-height: 2rem; }
-.vd-tray { display: flex; flex-direction: column; gap: .35rem; }
-.vd-row { display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; }
-.vd-row > .vd-label { font-size: .85rem; color: var(--vd-muted); margin-right: .2rem; }
-.vd-tray button.selected { outline: 3px solid var(--vd-select); outline-offset: 1px; }
-.vd-hint { font-size: .9rem; min-height: 1.2em; }
-.vd-sq { fill: var(--vd-floor); stroke: var(--vd-floor-line); stroke-width: 1; cursor: default; }
-.vd-sq.clickable { cursor: pointer; }
-.vd-sq:focus { outline: none; }
-.vd-sq:focus-visible { stroke: var(--focus, #0072B2); stroke-width: 4; }
-.vd-shade { pointer-events: none; fill: var(--vd-ink); }
-.vd-mark { pointer-events: none; }
-.vd-num { font: 600 11px system-ui, sans-serif; fill: var(--vd-ink); pointer-events: none; }
-.vd-num.big { font-size: 15px; }
-.vd-coord { font: 10px system-ui, sans-serif; fill: var(--vd-muted); }
-.vd-target-dot { fill: var(--vd-target); pointer-events: none; opacity: .85; }
-.vd-sq.target { stroke: var(--vd-target); stroke-width: 3; }
-.vd-sq.selected { stroke: var(--vd-select); stroke-width: 3.5; }
-.vd-sq.last { fill: color-mix(in srgb, var(--vd-last) 65%, var(--vd-floor)); }
-.vd-ghost-sq { fill: url(#vd-ghost-hatch); pointer-events: none; }
-.vd-path { fill: none; stroke: var(--vd-last); stroke-width: 3; stroke-linecap: round;
-  stroke-linejoin: round; opacity: .8; pointer-events: none; }
-.vd-path.preview { stroke: var(--vd-target); stroke-dasharray: 4 4; }
-.vd-edge { fill: none; stroke: rgba(0,0,0,.55); stroke-width: .8; stroke-linejoin: round; }
-.vd-ghost .vd-face { opacity: .55; }
-.vd-ghost .vd-edge { stroke: var(--vd-select); stroke-width: 1.6; stroke-dasharray: 3 2; }
-.vd-last-cell .vd-edge { stroke: var(--vd-last); stroke-width: 2; }
-.vd-lifted { opacity: .35; }
-.vd-floor { fill: var(--vd-floor); stroke: var(--vd-floor-line); stroke-width: .7; }
-.vd-floor.marked { fill: color-mix(in srgb, var(--vd-marked) 30%, var(--vd-floor)); }
-.vd-floor.last { fill: color-mix(in srgb, var(--vd-last) 65%, var(--vd-floor)); }
-.vd-compass { font: 700 11px system-ui, sans-serif; fill: var(--vd-ink); }
-.vd-info { display: flex; flex-direction: column; gap: .4rem; font-size: .9rem; }
-.vd-info .vd-player { display: flex; flex-direction: column; gap: .1rem; }
-.vd-info .vd-player-name { display: flex; gap: .35rem; align-items: center; font-weight: 600; }
-.vd-info .vd-warn { color: var(--vd-select); font-weight: 600; }
-`;
-  document.head.append(el("style", { id: "vd-style" }, css));
-}
 
 // -- small geometry helpers -------------------------------------------------------------
 
@@ -209,7 +149,6 @@ function polyPoints(pts) {
 
 /** Create the Voldétour board in `host` (see the board-module interface in docs). */
 export function createBoard(host, { submit, choose } = {}) {
-  addStyle();
   let rotation = 0;
   try {
     rotation = (parseInt(localStorage.getItem(ROTATION_KEY) || "0", 10) & 3) || 0;
@@ -1127,6 +1066,8 @@ export function createBoard(host, { submit, choose } = {}) {
       return infoPanel(v || view);
     },
 
+    readMove,
+
     reset() {
       // the shell calls this after every move and when its confirm step is cancelled; a
       // put waiting for its take survives (it expires, and fires only right after the take)
@@ -1142,6 +1083,22 @@ export function createBoard(host, { submit, choose } = {}) {
   };
   void choose; // not needed: the tray and the orientation buttons cover every choice
   return board;
+}
+
+/**
+ * A typed decision in a spelling the engine reads but the move list does not write: a put
+ * without its level (the level the piece rests at is the only one), a Lord move written
+ * with another path (only the destination counts).  → the legal move view, or null.
+ */
+function readMove(text, legal) {
+  const key = moveKey(text);
+  if (!/\+\d/.test(key)) {
+    const put = legal.find((m) => m.kind === "put" && moveKey(m.notation).replace(/\+\d+/, "") === key);
+    if (put) return put;
+  }
+  const lord = key.match(/^l([a-z]\d+)(?:-[a-z]\d+)*-([a-z]\d+)$/);
+  if (lord) return legal.find((m) => m.kind === "lord" && m.from === lord[1] && m.to === lord[2]) || null;
+  return null;
 }
 
 function infoPanel(v) {

@@ -14,75 +14,16 @@
 //   click on a bird of that region);
 // - clicking the anchor again, or an empty unmarked cell, drops the selection.
 
-const SVGNS = "http://www.w3.org/2000/svg";
+import { moveKey } from "../moves.js";
+import { el, svg } from "../ui.js";
+
 const SIZE = 20; // hexagon circumradius in SVG units
 const W = Math.sqrt(3) * SIZE; // width of a hexagon (pointy top)
 const SIDE_CLASS = ["orange", "blue"];
 
-const STYLE = `
-.volo-board { --volo-o: var(--side0, #E69F00); --volo-b: var(--side1, #0072B2);
-  --volo-cell: var(--cell-bg, #fbf7ee); --volo-cell-line: var(--line, #b9ab8a);
-  --volo-hole: color-mix(in srgb, var(--board-bg, #e4dcc8) 82%, var(--text, #1d1d1b));
-  --volo-text: var(--text, #1d1d1b);
-  --volo-target: var(--target, #009E73); --volo-last: var(--last, #F0E442);
-  --volo-select: var(--selected, #CC79A7); --volo-mark: #fff; --volo-bird-line: #2a2000;
-  display: flex; flex-direction: column; align-items: center; gap: .4rem; width: 100%; }
-.volo-board svg.volo-sky { width: 100%; height: auto; display: block;
-  touch-action: manipulation; user-select: none; -webkit-user-select: none; }
-.volo-sky .hex { fill: var(--volo-cell); stroke: var(--volo-cell-line); stroke-width: 1; }
-.volo-sky .hole .hex { fill: var(--volo-hole); stroke-dasharray: 3 3; }
-.volo-sky .hole .hatch { stroke: var(--volo-cell-line); stroke-width: 1; }
-.volo-sky .coord { fill: var(--volo-text); font: 13px system-ui, sans-serif; opacity: .8;
-  text-anchor: middle; dominant-baseline: central; pointer-events: none; }
-.volo-sky .cell { cursor: default; }
-.volo-sky .cell.clickable { cursor: pointer; }
-.volo-sky .cell:focus { outline: none; }
-.volo-sky .cell:focus-visible .hex { stroke: var(--focus, #0072B2); stroke-width: 3.5; }
-.volo-board .bird.orange { fill: var(--volo-o); stroke: var(--volo-bird-line); stroke-width: 1.2; }
-.volo-board .bird.blue { fill: var(--volo-b); stroke: var(--volo-bird-line); stroke-width: 1.2; }
-.volo-board .ring { fill: none; stroke: var(--volo-mark); stroke-width: 2.4; }
-.volo-sky .cell.target.fly .hex, .volo-sky .cell.region .hex {
-  fill: color-mix(in srgb, var(--volo-target) 30%, var(--volo-cell)); }
-.volo-sky .target-dot { fill: var(--volo-target); pointer-events: none; }
-.volo-sky .cell.target.add .target-dot { opacity: .8; }
-.volo-sky .cell.target.add:hover .hex {
-  fill: color-mix(in srgb, var(--volo-target) 30%, var(--volo-cell)); }
-.volo-sky .cell.movable .bird { stroke-width: 2; }
-.volo-sky .cell.selected .hex { fill: color-mix(in srgb, var(--volo-select) 45%, var(--volo-cell));
-  stroke: var(--volo-select); stroke-width: 3; }
-.volo-sky .cell.ghost .hex { stroke: var(--volo-target); stroke-width: 3; stroke-dasharray: 4 2; }
-.volo-sky .cell.last-to .hex { fill: color-mix(in srgb, var(--volo-last) 55%, var(--volo-cell)); }
-.volo-sky .last-frame { fill: none; pointer-events: none; stroke-width: 2.5;
-  stroke: color-mix(in srgb, var(--volo-last) 65%, var(--volo-text)); }
-.volo-sky .last-frame.from { stroke-dasharray: 4 3; }
-.volo-sky .gone { stroke: color-mix(in srgb, var(--volo-last) 50%, var(--volo-text));
-  stroke-width: 2.5; pointer-events: none; }
-.volo-sky .cell.region .hex { stroke: var(--volo-target); stroke-width: 3; }
-.volo-sky .region-letter { font: bold 13px system-ui, sans-serif; text-anchor: middle;
-  dominant-baseline: central; fill: #fff; pointer-events: none;
-  paint-order: stroke; stroke: #000; stroke-width: 3px; }
-.volo-bar { display: flex; gap: .6rem; align-items: center; flex-wrap: wrap;
-  justify-content: center;
-  font-size: .9rem; min-height: 1.8rem; color: var(--volo-text); text-align: center; }
-.volo-info { display: grid; gap: .3rem; align-items: start; }
-.volo-info .side { display: flex; align-items: center; gap: .2rem .45rem; flex-wrap: wrap; }
-.volo-info .side.to-move .name { font-weight: bold; }
-.volo-info svg.volo-icon { width: 1.2em; height: 1.2em; flex: none; }
-.volo-info .volo-rules { color: var(--muted, inherit); font-size: .9em; }
-`;
-
-function injectStyle() {
-  if (document.getElementById("volo-board-style")) return;
-  const style = document.createElement("style");
-  style.id = "volo-board-style";
-  style.textContent = STYLE;
-  document.head.append(style);
-}
-
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVGNS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (parent) parent.append(node);
+/** Append `node` to `parent` and return it. */
+function add(parent, node) {
+  parent.append(node);
   return node;
 }
 
@@ -98,12 +39,27 @@ function hexPoints(x, y, size) {
 /** Draw a bird of `side`: 0 Orange, a plain disc; 1 Blue, a ring with a dot (a disc with a
  *  white ring inside), the shapes of the shell's side markers. */
 function drawBird(parent, x, y, side, radius) {
-  const g = el("g", { class: `bird-mark ${SIDE_CLASS[side]}` }, parent);
-  el("circle", { class: `bird ${SIDE_CLASS[side]}`, cx: x, cy: y, r: radius }, g);
+  const g = add(parent, svg("g", { class: `bird-mark ${SIDE_CLASS[side]}` }));
+  add(g, svg("circle", { class: `bird ${SIDE_CLASS[side]}`, cx: x, cy: y, r: radius }));
   if (side === 1) {
-    el("circle", { class: "ring", cx: x, cy: y, r: radius * 0.5 }, g);
+    add(g, svg("circle", { class: "ring", cx: x, cy: y, r: radius * 0.5 }));
   }
   return g;
+}
+
+/**
+ * A typed move in a spelling the engine reads but the move list does not write: a flight
+ * that divides the opponent may name any bird of the region it keeps ("d3-b3/a2" for the
+ * move listed "d3-b3/f2" when a2 and f2 are in the same region).  → the move view, or null.
+ */
+function readMove(text, legal) {
+  const key = moveKey(text);
+  const slash = key.indexOf("/");
+  if (slash < 0) return null;
+  const flight = key.slice(0, slash);
+  const keep = key.slice(slash + 1);
+  return legal.find((m) => m.kind === "fly" && (m.kept || []).includes(keep)
+    && moveKey(m.notation).split("/")[0] === flight) || null;
 }
 
 function label(q, r) {
@@ -118,22 +74,14 @@ function sameCells(a, b) {
 
 /** Create the Volo board inside `host` (see docs/web-client.md, "Volo board"). */
 export function createBoard(host, { submit, choose } = {}) {
-  injectStyle();
-  const root = document.createElement("div");
-  root.className = "volo-board";
-  const svg = el("svg", { class: "volo-sky", role: "group", "aria-label": "Volo board" });
-  const bar = document.createElement("div");
-  bar.className = "volo-bar";
-  const hint = document.createElement("span");
-  hint.dataset.testid = "volo-hint";
-  hint.setAttribute("aria-live", "polite");
-  const passButton = document.createElement("button");
-  passButton.type = "button";
-  passButton.textContent = "Pass";
-  passButton.dataset.testid = "volo-pass";
-  passButton.style.display = "none"; // not `hidden`: page styles may give buttons a display
+  const root = el("div", { class: "volo-board" });
+  const skySvg = svg("svg", { class: "volo-sky", role: "group", "aria-label": "Volo board" });
+  const bar = el("div", { class: "volo-bar" });
+  const hint = el("span", { "data-testid": "volo-hint", "aria-live": "polite" });
+  const passButton = el("button", { type: "button", "data-testid": "volo-pass", hidden: true },
+    "Pass");
   bar.append(hint, passButton);
-  root.append(svg, bar);
+  root.append(skySvg, bar);
   host.append(root);
 
   let view = null;
@@ -266,7 +214,7 @@ export function createBoard(host, { submit, choose } = {}) {
         : `${player} can only pass.`;
     }
     const canPass = !!(legal && legal.some((m) => m.kind === "pass"));
-    passButton.style.display = canPass ? "" : "none";
+    passButton.hidden = !canPass;
   }
 
   function startChoice(moves) {
@@ -360,7 +308,7 @@ export function createBoard(host, { submit, choose } = {}) {
   }
 
   function draw() {
-    svg.replaceChildren();
+    skySvg.replaceChildren();
     cellEls = new Map();
     if (!view) return;
     const board = view;
@@ -385,17 +333,17 @@ export function createBoard(host, { submit, choose } = {}) {
       minY = Math.min(minY, y - pad);
       maxY = Math.max(maxY, y + pad);
     };
-    const sky = el("g", { class: "sky" }, svg);
-    const marks = el("g", { class: "marks" }, svg);
+    const sky = add(skySvg, svg("g", { class: "sky" }));
+    const marks = add(skySvg, svg("g", { class: "marks" }));
 
     for (const h of board.holes) {
       const [x, y] = position(h.q, h.r);
       grow(x, y, SIZE);
-      const g = el("g", { class: `hole ${h.kind}`, "data-hole": h.c }, sky);
-      el("polygon", { class: "hex", points: hexPoints(x, y, SIZE * 0.96) }, g);
+      const g = add(sky, svg("g", { class: `hole ${h.kind}`, "data-hole": h.c }));
+      add(g, svg("polygon", { class: "hex", points: hexPoints(x, y, SIZE * 0.96) }));
       const d = SIZE * 0.45;
-      el("line", { class: "hatch", x1: x - d, y1: y + d, x2: x + d, y2: y - d }, g);
-      el("line", { class: "hatch", x1: x - d, y1: y - d, x2: x + d, y2: y + d }, g);
+      add(g, svg("line", { class: "hatch", x1: x - d, y1: y + d, x2: x + d, y2: y - d }));
+      add(g, svg("line", { class: "hatch", x1: x - d, y1: y - d, x2: x + d, y2: y + d }));
     }
     for (const cell of board.cells) {
       const c = cell.c;
@@ -412,28 +360,28 @@ export function createBoard(host, { submit, choose } = {}) {
       if (lastFrom.has(c)) classes.push("last-from");
       if (lastRemoved.has(c)) classes.push("last-removed");
       if (regionOf.has(c)) classes.push("region", "target", "clickable");
-      const g = el("g", { class: classes.join(" "), "data-cell": c }, sky);
+      const g = add(sky, svg("g", { class: classes.join(" "), "data-cell": c }));
       cellEls.set(c, g);
-      const title = el("title", {}, g);
+      const title = add(g, svg("title"));
       title.textContent = side === undefined ? c : `${c}: ${board.players[side]}`;
-      el("polygon", { class: "hex", points: hexPoints(x, y, SIZE * 0.96) }, g);
+      add(g, svg("polygon", { class: "hex", points: hexPoints(x, y, SIZE * 0.96) }));
       if (side !== undefined) {
         g.dataset.bird = SIDE_CLASS[side];
         drawBird(g, x, y, side, SIZE * 0.62);
       } else if (targets.has(c)) {
-        el("circle", { class: "target-dot", cx: x, cy: y, r: SIZE * (selection ? 0.24 : 0.14) }, g);
+        add(g, svg("circle", { class: "target-dot", cx: x, cy: y, r: SIZE * (selection ? 0.24 : 0.14) }));
       }
       if (lastTo.has(c) || lastFrom.has(c)) {
         const frame = lastFrom.has(c) ? "last-frame from" : "last-frame";
-        el("polygon", { class: frame, points: hexPoints(x, y, SIZE * 0.8) }, marks);
+        add(marks, svg("polygon", { class: frame, points: hexPoints(x, y, SIZE * 0.8) }));
       }
       if (lastRemoved.has(c) && side === undefined) {
         const d = SIZE * 0.3;
-        el("line", { class: "gone", x1: x - d, y1: y - d, x2: x + d, y2: y + d }, marks);
-        el("line", { class: "gone", x1: x - d, y1: y + d, x2: x + d, y2: y - d }, marks);
+        add(marks, svg("line", { class: "gone", x1: x - d, y1: y - d, x2: x + d, y2: y + d }));
+        add(marks, svg("line", { class: "gone", x1: x - d, y1: y + d, x2: x + d, y2: y - d }));
       }
       if (regionOf.has(c)) {
-        const t = el("text", { class: "region-letter", x, y }, marks);
+        const t = add(marks, svg("text", { class: "region-letter", x, y }));
         t.textContent = String(regionOf.get(c) + 1);
       }
       if (classes.includes("clickable")) {
@@ -452,7 +400,7 @@ export function createBoard(host, { submit, choose } = {}) {
       g.addEventListener("mouseleave", () => onHover(c, false));
     }
     if (coordinates) {
-      const coordsLayer = el("g", { class: "coords" }, svg);
+      const coordsLayer = add(skySvg, svg("g", { class: "coords" }));
       const n = board.edge;
       const top = 2 * n - 2;
       for (let r = 0; r <= top; r++) {
@@ -460,7 +408,7 @@ export function createBoard(host, { submit, choose } = {}) {
         const q0 = Math.max(0, r - (n - 1));
         const [x, y] = position(q0 - 0.85, r);
         grow(x, y, 8);
-        const t = el("text", { class: "coord row", x, y }, coordsLayer);
+        const t = add(coordsLayer, svg("text", { class: "coord row", x, y }));
         t.textContent = String(r + 1);
       }
       for (let q = 0; q <= top; q++) {
@@ -468,22 +416,22 @@ export function createBoard(host, { submit, choose } = {}) {
         const r0 = Math.max(0, q - (n - 1));
         const [x, y] = position(q, r0 - 0.8);
         grow(x, y, 8);
-        const t = el("text", { class: "coord col", x, y }, coordsLayer);
+        const t = add(coordsLayer, svg("text", { class: "coord col", x, y }));
         t.textContent = String.fromCharCode(97 + q);
       }
     }
     const pad = 4;
-    svg.setAttribute(
+    skySvg.setAttribute(
       "viewBox",
       `${(minX - pad).toFixed(1)} ${(minY - pad).toFixed(1)} ` +
         `${(maxX - minX + 2 * pad).toFixed(1)} ${(maxY - minY + 2 * pad).toFixed(1)}`,
     );
-    svg.setAttribute("aria-label", `Volo ${board.board} board`);
+    skySvg.setAttribute("aria-label", `Volo ${board.board} board`);
     setHint();
     if (focusCell !== null) {
       // keyboard use: keep the focus on the cell just used (or on the first target)
       const again = cellEls.get(focusCell);
-      const next = again && again.getAttribute("tabindex") ? again : svg.querySelector(".target");
+      const next = again && again.getAttribute("tabindex") ? again : skySvg.querySelector(".target");
       focusCell = null;
       if (next) next.focus();
     }
@@ -512,21 +460,17 @@ export function createBoard(host, { submit, choose } = {}) {
 
     /** A side panel: both sides with their bird, supply, birds on the board and flocks. */
     info(infoView) {
-      const box = document.createElement("div");
-      box.className = "volo-info volo-board";
+      const box = el("div", { class: "volo-info volo-board" });
       for (const side of [0, 1]) {
-        const row = document.createElement("div");
-        row.className = `side ${SIDE_CLASS[side]}`;
-        row.dataset.testid = `volo-side-${side}`;
+        const row = el("div", { class: `side ${SIDE_CLASS[side]}`,
+          "data-testid": `volo-side-${side}` });
         if (infoView.to_move === side) row.classList.add("to-move");
-        const icon = el("svg", { viewBox: "-10 -10 20 20", "aria-hidden": "true" });
-        icon.classList.add("volo-icon");
+        const icon = svg("svg", { class: "volo-icon", viewBox: "-10 -10 20 20",
+          "aria-hidden": "true" });
         drawBird(icon, 0, 0, side, 8.5);
-        const name = document.createElement("span");
-        name.className = "name";
+        const name = el("span", { class: "name" });
         name.textContent = infoView.players[side] + (infoView.to_move === side ? " (to move)" : "");
-        const supply = document.createElement("span");
-        supply.dataset.testid = `volo-supply-${side}`;
+        const supply = el("span", { "data-testid": `volo-supply-${side}` });
         const flocks = infoView.flocks[side].length;
         supply.textContent =
           `supply ${infoView.supply[side]} · on the board ${infoView.on_board[side]} · ` +
@@ -534,8 +478,7 @@ export function createBoard(host, { submit, choose } = {}) {
         row.append(icon, name, supply);
         box.append(row);
       }
-      const foot = document.createElement("div");
-      foot.className = "volo-rules";
+      const foot = el("div", { class: "volo-rules" });
       const n = infoView.passes;
       const passes = n ? ` · ${n} pass${n > 1 ? "es" : ""} in a row` : "";
       foot.textContent =
@@ -544,6 +487,8 @@ export function createBoard(host, { submit, choose } = {}) {
       box.append(foot);
       return box;
     },
+
+    readMove,
 
     /** Drop any half-made selection or region choice. */
     reset() {
