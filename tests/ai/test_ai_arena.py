@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import math
+from pathlib import Path
 
 import pytest
 
 from tablier.ai.arena import (
     elo_difference,
-    play_game,
     read_results,
     run_match,
     score_interval,
     summarise,
 )
+from tablier.ai.match import play_game
 from tablier.core.errors import TablierError
 from tablier.games import get
 
@@ -142,3 +144,22 @@ def test_match_errors(tmp_path):
     bad.write_text("[1, 2]\n")
     with pytest.raises(TablierError, match="not an arena result"):
         read_results(bad)
+
+
+def test_backends_share_the_match_module_without_a_cycle():
+    # arena -> ray_backend -> match, and match imports neither backend.
+    import tablier.ai as ai_package
+
+    folder = Path(ai_package.__file__).parent
+
+    def imported(name: str) -> set[str]:
+        tree = ast.parse((folder / f"{name}.py").read_text(encoding="utf-8"))
+        found = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                found |= {node.module} if node.module else {a.name for a in node.names}
+        return found
+
+    assert "match" in imported("arena") and "match" in imported("ray_backend")
+    assert "arena" not in imported("ray_backend")
+    assert not {"arena", "ray_backend"} & imported("match")

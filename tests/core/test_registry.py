@@ -11,7 +11,8 @@ import pytest
 from toygame import Toy
 
 import tablier.games
-from tablier.ai.arena import play_game, run_match
+from tablier.ai.arena import run_match
+from tablier.ai.match import play_game
 from tablier.core.errors import TablierError, UnknownGameError
 from tablier.games import ENTRY_POINT_GROUP, game_class, get, names
 

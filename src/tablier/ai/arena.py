@@ -1,24 +1,14 @@
 """Matches between two players: parallel games, JSON lines, Elo with a confidence interval.
 
 :func:`run_match` plays ``games`` games between players ``a`` and ``b``
-(specs for :func:`~tablier.ai.players.make_player`).  Game ``i`` gives the
-first move to ``a`` when ``i`` is even and to ``b`` when it is odd, and
-starts after ``opening_plies`` random decisions drawn from a generator
-seeded by ``(seed, i // 2)``, so each opening is played once with each
-colour.  Games run in worker processes (``jobs``) on this machine, or as Ray
-tasks on a Ray cluster or a local Ray instance (``backend="ray"``, see
-:mod:`tablier.ai.ray_backend`; same games, same results); each finished game is
-appended to the JSON-lines file at once, and a later run with the same file
+(specs for :func:`~tablier.ai.players.make_player`), each with
+:func:`tablier.ai.match.play_game` (colours alternate by game index, and each
+random opening is played once with each colour).  Games run in worker
+processes (``jobs``) on this machine, or as Ray tasks on a Ray cluster or a
+local Ray instance (``backend="ray"``, see :mod:`tablier.ai.ray_backend`; same
+games, same results); each finished game's record (see :mod:`tablier.ai.match`)
+is appended to the JSON-lines file at once, and a later run with the same file
 skips the game indices already there (resuming after an interruption).
-
-One line per game::
-
-    {"index": 0, "game": "volo:board=mini,...", "first": "hard", "second": "random",
-     "a_first": true, "opening": 2, "moves": ["f6", "b2", ...], "result": "1-0",
-     "winner": 0, "reason": "flock", "score_a": 1.0, "plies": 41, "seconds": 3.2,
-     "think_a": {"mean": 0.9, "max": 1.8}, "think_b": {"mean": 0.0, "max": 0.0}}
-
-(``think_a``/``think_b``: seconds per decision of each player, opening excluded.)
 
 :func:`summarise` turns the lines into wins/draws/losses of ``a``, its score,
 and the Elo difference with a 95% confidence interval (Wilson score interval).
@@ -29,8 +19,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import random
-import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -39,6 +27,8 @@ from typing import Any
 
 from ..core.errors import TablierError
 from ..core.game import Game
+from . import ray_backend
+from .match import GameTask, play_game, play_task
 from .players import make_player
 
 __all__ = [
@@ -55,76 +45,6 @@ __all__ = [
 
 #: Where :func:`run_match` plays its games: worker processes here, or Ray tasks.
 BACKENDS = ("local", "ray")
-
-
-def play_game(
-    game: Game,
-    a: str,
-    b: str,
-    index: int,
-    seed: int = 0,
-    opening_plies: int = 2,
-    max_plies: int = 1000,
-) -> dict[str, Any]:
-    """Play game number ``index`` of a match and return its JSON-ready result."""
-    start = time.perf_counter()
-    a_first = index % 2 == 0
-    specs = (a, b) if a_first else (b, a)
-    players = [make_player(spec, game, seed=seed * 1_000_003 + index * 2 + k) for k, spec in
-               enumerate(specs)]
-    opening_rng = random.Random(f"{seed}:{index // 2}")
-    state = game.initial_state()
-    moves: list[str] = []
-    for _ in range(opening_plies):
-        if state.outcome is not None:
-            break
-        legal = state.legal_moves()
-        move = legal[opening_rng.randrange(len(legal))]
-        moves.append(str(move))
-        state = state.apply_unchecked(move)
-    think: tuple[list[float], list[float]] = ([], [])  # seconds per decision, by player
-    while state.outcome is None and len(moves) < max_plies:
-        t0 = time.perf_counter()
-        move = players[state.to_move].choose(state)
-        think[state.to_move].append(time.perf_counter() - t0)
-        moves.append(str(move))
-        state = state.apply(move)
-    outcome = state.outcome
-    if outcome is None:
-        winner, result, reason = None, "1/2-1/2", "move-limit"
-    else:
-        winner, result, reason = outcome.winner, outcome.result, outcome.reason
-    a_player = 0 if a_first else 1
-    score_a = 0.5 if winner is None else (1.0 if winner == a_player else 0.0)
-    return {
-        "index": index,
-        "game": game.spec,
-        "first": specs[0],
-        "second": specs[1],
-        "a_first": a_first,
-        "opening": min(opening_plies, len(moves)),
-        "moves": moves,
-        "result": result,
-        "winner": winner,
-        "reason": reason,
-        "score_a": score_a,
-        "plies": len(moves),
-        "seconds": round(time.perf_counter() - start, 3),
-        "think_a": _think(think[a_player]),
-        "think_b": _think(think[1 - a_player]),
-    }
-
-
-def _think(times: list[float]) -> dict[str, float]:
-    """Mean and longest thinking time per decision, in seconds."""
-    if not times:
-        return {"mean": 0.0, "max": 0.0}
-    return {"mean": round(sum(times) / len(times), 4), "max": round(max(times), 4)}
-
-
-def _play_from_spec(args: tuple) -> dict[str, Any]:
-    game, a, b, index, seed, opening, max_plies = args
-    return play_game(game, a, b, index, seed, opening, max_plies)
 
 
 def read_results(path: str | os.PathLike) -> list[dict[str, Any]]:
@@ -196,9 +116,7 @@ def run_match(
     for spec in (a, b):
         make_player(spec, game)  # validate both specs before starting
     if backend == "ray":
-        from .ray_backend import import_ray
-
-        import_ray()  # a missing extra is reported before anything else happens
+        ray_backend.import_ray()  # a missing extra is reported before anything else happens
     done: dict[int, dict[str, Any]] = {}
     if out is not None:
         for item in read_results(out):
@@ -226,11 +144,9 @@ def run_match(
             on_result(item)
 
     try:
-        tasks = [(a, b, i, seed, opening_plies, max_plies) for i in todo]
+        tasks = [GameTask(a, b, i, seed, opening_plies, max_plies) for i in todo]
         if tasks and backend == "ray":
-            from .ray_backend import play_games
-
-            play_games(game, tasks, record, jobs=jobs, address=address)
+            ray_backend.play_games(game, tasks, record, jobs=jobs, address=address)
         elif tasks:
             _play_local(game, tasks, record, jobs or 1)
     finally:
@@ -241,18 +157,18 @@ def run_match(
 
 def _play_local(
     game: Game,
-    tasks: list[tuple[Any, ...]],
+    tasks: list[GameTask],
     record: Callable[[dict[str, Any]], None],
     jobs: int,
 ) -> None:
     """The local backend: the games in this process (``jobs == 1``) or in a process pool."""
     if jobs == 1 or len(tasks) <= 1:
         for t in tasks:
-            record(_play_from_spec((game, *t)))
+            record(play_task(game, t))
         return
     pool = ProcessPoolExecutor(max_workers=jobs)
     try:
-        futures = [pool.submit(_play_from_spec, (game, *t)) for t in tasks]
+        futures = [pool.submit(play_task, game, t) for t in tasks]
         for f in as_completed(futures):
             record(f.result())
     finally:

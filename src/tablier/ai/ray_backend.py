@@ -1,7 +1,8 @@
 """The Ray backend of the arena: the games of a match as Ray tasks, on a cluster or locally.
 
-:func:`tablier.ai.arena.run_match` imports this module only for
-``backend="ray"``; Ray itself is an optional extra (``pip install 'tablier[ray]'``).
+:func:`tablier.ai.arena.run_match` uses this module for ``backend="ray"``; Ray
+itself is an optional extra (``pip install 'tablier[ray]'``), imported only then.
+Both play each game with :mod:`tablier.ai.match`; this module never imports the arena.
 
 What it does:
 
@@ -15,7 +16,7 @@ What it does:
   ``HOST:PORT`` address is checked with a plain TCP connection first (5 s), so
   a wrong address fails at once instead of leaving Ray waiting for its server.
 - **tasks**: one task per game (``num_cpus=1``, the search is single-threaded),
-  running :func:`tablier.ai.arena.play_game` with the same arguments as the
+  running :func:`tablier.ai.match.play_game` with the same arguments as the
   local backend, so a game with a given index and seed is the same on either
   backend.  The game object is put in the object store once.  At most ``jobs``
   games are in flight when ``jobs`` is given; otherwise all are submitted and
@@ -41,6 +42,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.errors import TablierError
+from .match import play_game
 
 __all__ = ["MAX_RETRIES", "RAY_EXTRA_HINT", "check_address", "import_ray", "play_games"]
 
@@ -71,9 +73,7 @@ def import_ray() -> Any:
 def _play(
     game: Any, a: str, b: str, index: int, seed: int, opening_plies: int, max_plies: int
 ) -> dict[str, Any]:
-    """Body of a Ray task: one game of the match (see :func:`tablier.ai.arena.play_game`)."""
-    from .arena import play_game
-
+    """Body of a Ray task: one game of the match (see :func:`tablier.ai.match.play_game`)."""
     return play_game(game, a, b, index, seed, opening_plies, max_plies)
 
 
@@ -176,7 +176,7 @@ def play_games(
     jobs: int | None = None,
     address: str | None = None,
 ) -> None:
-    """Play ``tasks`` (``(a, b, index, seed, opening_plies, max_plies)`` each) as Ray tasks.
+    """Play ``tasks`` (:class:`~tablier.ai.match.GameTask` each) as Ray tasks.
 
     ``record`` is called in this process with each result as it arrives.
     Raises :class:`TablierError` when Ray is missing, the address is bad or a
