@@ -27,8 +27,17 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
+from dataclasses import FrozenInstanceError, dataclass, field
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    NoReturn,
+    Self,
+    TypeVar,
+    dataclass_transform,
+)
 
 from .errors import (
     GameOverError,
@@ -41,7 +50,7 @@ from .errors import (
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import RenderableType
 
-__all__ = ["Game", "Move", "Option", "Outcome", "State"]
+__all__ = ["Game", "Move", "Option", "Outcome", "State", "frozen_state", "slot_setters"]
 
 #: The move type of a game (a :class:`Move` subclass).
 M = TypeVar("M", bound="Move")
@@ -157,8 +166,8 @@ class State(ABC, Generic[M]):
     Subclasses store their data in a few plain values and implement the
     abstract methods.  Two states are equal when they describe the same
     position of the same game (including side to move and counters).
-    The built-in games declare their states as frozen slotted dataclasses,
-    so that assigning an attribute raises.
+    The built-in games declare their states with :func:`frozen_state`, so
+    that assigning an attribute raises.
     """
 
     __slots__ = ()
@@ -206,6 +215,64 @@ class State(ABC, Generic[M]):
 
     def __str__(self) -> str:
         return self.to_text()
+
+
+_StateClass = TypeVar("_StateClass", bound=type[State[Any]])
+
+
+@dataclass_transform(frozen_default=True, eq_default=False, field_specifiers=(field,))
+def frozen_state(cls: _StateClass) -> _StateClass:
+    """Make a :class:`State` subclass a frozen slotted dataclass.
+
+    Its annotated fields become ``__slots__`` and ``__init__`` parameters;
+    assigning or deleting any attribute raises
+    :class:`dataclasses.FrozenInstanceError` (an ``AttributeError``).  The
+    class keeps its own ``__eq__``, ``__hash__`` and ``__repr__`` (states
+    compare their game and position, not the caches they may hold).  A
+    field declared with ``field(default=None, init=False)`` can hold a value
+    computed on demand, written once with ``object.__setattr__``.
+
+    >>> from tablier.core.game import State, frozen_state
+    >>> @frozen_state
+    ... class Counter(State):
+    ...     count: int
+    ...     to_move = 0
+    ...     outcome = None
+    ...     def legal_moves(self): return []
+    ...     def apply_unchecked(self, move): return self
+    ...     def to_text(self): return str(self.count)
+    >>> c = Counter(3)
+    >>> c.count = 4
+    Traceback (most recent call last):
+    ...
+    dataclasses.FrozenInstanceError: Counter is immutable: cannot assign 'count'
+    """
+    new = dataclass(frozen=True, slots=True, eq=False, repr=False)(cls)
+    # dataclass's own frozen __setattr__ raises TypeError for names that are not fields
+    # of a slotted class on Python 3.11; refuse every name the same way.
+    type.__setattr__(new, "__setattr__", _refuse_setattr)
+    type.__setattr__(new, "__delattr__", _refuse_delattr)
+    return new
+
+
+def slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ...]:
+    """The setters of the slots ``names`` of a :func:`frozen_state` class.
+
+    For a state's private fast constructor, used where states are made by
+    the million (``apply_unchecked``): ``object.__new__(cls)`` then one setter
+    per field is about twice as fast as the dataclass ``__init__``.  Code
+    outside the class's module must not use them: the class still refuses
+    every assignment.
+    """
+    return tuple(vars(cls)[name].__set__ for name in names)
+
+
+def _refuse_setattr(self: object, name: str, value: object) -> NoReturn:
+    raise FrozenInstanceError(f"{type(self).__name__} is immutable: cannot assign {name!r}")
+
+
+def _refuse_delattr(self: object, name: str) -> NoReturn:
+    raise FrozenInstanceError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
 
 
 class Game(ABC, Generic[S, M]):
