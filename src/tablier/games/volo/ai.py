@@ -20,8 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ...core.game import Move
-from .rules import VoloState
+from .rules import VoloMove, VoloState
 
 __all__ = ["PLAYOUT_DEPTH", "evaluate", "features", "move_prior"]
 
@@ -57,14 +56,14 @@ def evaluate(state: VoloState) -> float:
     return math.tanh(x)
 
 
-def move_prior(state: VoloState, moves: Sequence[Move]) -> list[float]:
+def move_prior(state: VoloState, moves: Sequence[VoloMove]) -> list[float]:
     """A cheap weight per move: flights first, near placements next, divisions last."""
     grid = state.game.grid
     mine = state.bitboard(state.to_move)
     near = grid.dilate_raw(grid.dilate_raw(mine))
     out = []
     for move in moves:
-        src, dst, keep = move[0], move[1], move[2]  # type: ignore[index]
+        src, dst, keep = move[0], move[1], move[2]
         if not dst:
             out.append(0.05)
         elif src:

@@ -12,6 +12,7 @@ and bottom edges.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from ...core.geometry import BitGrid
@@ -93,7 +94,7 @@ class VoloBoard:
             for r in reversed(range(size))
         )
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[str], VoloBoard], tuple[str]]:
         return (board_for, (self.name,))
 
     def setup_mask(self, setup: str, player: int) -> int:
@@ -110,7 +111,7 @@ class VoloBoard:
         return pattern
 
 
-def _make_fill(w: int):
+def _make_fill(w: int) -> Callable[[int, int], int]:
     """A flood fill specialised to the hex directions of a grid of stride ``w``.
 
     The six neighbours of a cell are at offsets +-1, +-w and +-(w+1); with

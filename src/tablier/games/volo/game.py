@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.errors import InvalidPositionError
-from ...core.game import Game, Move, Option, Outcome
+from ...core.game import Game, Option, Outcome
 from .board import BOARDS, VoloBoard, board_for
 from .rules import PLAYER_NAMES, VoloMove, VoloState
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.text import Text
 
 __all__ = ["Volo"]
 
@@ -19,7 +22,7 @@ def _check_supply(value: Any) -> str | None:
     return None
 
 
-class Volo(Game):
+class Volo(Game[VoloState, VoloMove]):
     """Volo by Dieter Stein: gather all your birds into one flock.
 
     Options:
@@ -221,7 +224,7 @@ class Volo(Game):
 
     # -- notation ------------------------------------------------------------------------------
 
-    def parse_move(self, state: VoloState, text: str) -> VoloMove:  # type: ignore[override]
+    def parse_move(self, state: VoloState, text: str) -> VoloMove:
         """Read a move (``e5``, ``e5-e8``, ``e5:e7-f6``, ``e5-e8/c3``, ``pass``)."""
         from .notation import parse_move
 
@@ -235,19 +238,19 @@ class Volo(Game):
 
     # -- views for graphical clients ------------------------------------------------------
 
-    def state_view(self, state: VoloState) -> dict[str, Any]:  # type: ignore[override]
+    def state_view(self, state: VoloState) -> dict[str, Any]:
         """The core view plus the sky, birds, supplies and flocks (see ``view.py``)."""
         from .view import state_view
 
         return state_view(self, state, super().state_view(state))
 
-    def move_view(self, state: VoloState, move: VoloMove) -> dict[str, Any]:  # type: ignore[override]
+    def move_view(self, state: VoloState, move: VoloMove) -> dict[str, Any]:
         """The notation plus kind, flying line, landing cells and region kept (see ``view.py``)."""
         from .view import move_view
 
         return move_view(self, state, move, self.move_text(state, move))
 
-    def render(self, state: VoloState, *, last_move: Move | None = None):  # type: ignore[override]
+    def render(self, state: VoloState, *, last_move: VoloMove | None = None) -> Text:
         """The board as a rich Text, with coordinates, supplies and the last move marked."""
         from .render import render
 

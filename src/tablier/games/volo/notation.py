@@ -14,6 +14,7 @@ supply and the number of consecutive passes.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ...core.errors import GameOverError, IllegalMoveError, InvalidMoveError, InvalidPositionError
@@ -74,7 +75,7 @@ def parse_move(game: Volo, state: VoloState, text: str) -> VoloMove:
             raise InvalidMoveError("a pass divides nothing: drop the region choice after 'pass'")
         for mv in legal:
             if not mv[1]:
-                return mv  # type: ignore[return-value]
+                return mv
         raise IllegalMoveError(_why_no_pass(game, state, legal))
     grid = game.grid
     label = grid.label
@@ -108,7 +109,7 @@ def parse_move(game: Volo, state: VoloState, text: str) -> VoloMove:
                 f"{_plain(src, dst, label)} does not divide {PLAYER_NAMES[1 - state.to_move]}'s "
                 f"birds: there is no region to choose, drop '/{m['keep']}'"
             )
-        return matches[0]  # type: ignore[return-value]
+        return matches[0]
     them = PLAYER_NAMES[1 - state.to_move]
     choices = ", ".join(str(mv) for mv in matches)
     if not m["keep"]:
@@ -121,14 +122,14 @@ def parse_move(game: Volo, state: VoloState, text: str) -> VoloMove:
     open_after = game.board.all & ~after
     for mv in matches:
         if grid.fill(1 << mv[2], open_after) >> keep & 1:
-            return mv  # type: ignore[return-value]
+            return mv
     raise IllegalMoveError(
         f"{m['keep']} is not in one of the regions holding {them}'s birds after "
         f"{_plain(src, dst, label)}: choose one of {choices}"
     )
 
 
-def _plain(src: int, dst: int, label) -> str:
+def _plain(src: int, dst: int, label: Callable[[int], str]) -> str:
     if not src:
         return label(dst.bit_length() - 1)
     low, high = (src & -src).bit_length() - 1, src.bit_length() - 1
@@ -211,7 +212,7 @@ def _unit(dq: int, dr: int) -> tuple[int, int] | None:
     return None
 
 
-def _why_no_pass(game: Volo, state: VoloState, legal: list) -> str:
+def _why_no_pass(game: Volo, state: VoloState, legal: list[VoloMove]) -> str:
     me = PLAYER_NAMES[state.to_move]
     flights = [mv for mv in legal if mv[0]]
     if flights:

@@ -14,10 +14,11 @@ in ``docs/rules/volo.md``.
 
 from __future__ import annotations
 
-from operator import itemgetter
+from collections.abc import Callable, Iterator
+from dataclasses import field
 from typing import TYPE_CHECKING
 
-from ...core.game import Move, Outcome, State
+from ...core.game import Move, Outcome, State, frozen_state, slot_setters
 from .board import ARCS, VoloBoard
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -28,7 +29,7 @@ __all__ = ["VoloMove", "VoloState"]
 PLAYER_NAMES = ("Orange", "Blue")
 
 
-class VoloMove(tuple, Move):
+class VoloMove(tuple[int, int, int, VoloBoard], Move):
     """A Volo move: a placement, a flight or a pass.
 
     Stored as a tuple ``(source, target, keep, board)``: ``source`` is the
@@ -43,9 +44,20 @@ class VoloMove(tuple, Move):
 
     __slots__ = ()
 
-    source_mask: int = property(itemgetter(0))  # type: ignore[assignment]
-    target_mask: int = property(itemgetter(1))  # type: ignore[assignment]
-    keep_index: int = property(itemgetter(2))  # type: ignore[assignment]
+    @property
+    def source_mask(self) -> int:
+        """The bitboard of the birds that fly (0 for a placement or a pass)."""
+        return self[0]
+
+    @property
+    def target_mask(self) -> int:
+        """The bitboard of the landing cells or of the placed bird (0 for a pass)."""
+        return self[1]
+
+    @property
+    def keep_index(self) -> int:
+        """The bit index naming the opponent's region kept, or -1."""
+        return self[2]
 
     @property
     def kind(self) -> str:
@@ -89,67 +101,45 @@ class VoloMove(tuple, Move):
         return f"<VoloMove {self}>"
 
 
-_new_move = tuple.__new__
+# tuple.__new__ itself: no Python-level call in the generation loops.
+_new_move: Callable[[type[VoloMove], tuple[int, int, int, VoloBoard]], VoloMove] = tuple.__new__
 
 
-def _bits(x: int):
+def _bits(x: int) -> Iterator[int]:
     while x:
         low = x & -x
         yield low.bit_length() - 1
         x ^= low
 
 
-_set = object.__setattr__
+# Fills a lazily computed cache slot of a frozen state (its legal moves, its hash).
+_cache = object.__setattr__
 
 
-class VoloState(State):
+@frozen_state
+class VoloState(State[VoloMove]):
     """An immutable Volo position.  Build one with :meth:`Volo.initial_state`,
-    :meth:`Volo.position` or :meth:`Volo.parse_position`."""
+    :meth:`Volo.position` or :meth:`Volo.parse_position`.
 
-    __slots__ = (
-        "_b0",
-        "_b1",
-        "_hash",
-        "_moves",
-        "_outcome",
-        "_p",
-        "_passes",
-        "_s0",
-        "_s1",
-        "game",
-    )
+    A frozen slotted dataclass (:func:`~tablier.core.game.frozen_state`):
+    assigning an attribute raises :class:`dataclasses.FrozenInstanceError`.
+    Its fields are private; read the position through the methods below.
+    """
 
     game: Volo
+    _b0: int
+    _b1: int
+    _p: int
+    _s0: int
+    _s1: int
+    _passes: int
+    _outcome: Outcome | None
+    _moves: tuple[VoloMove, ...] | None = field(default=None, init=False)
+    _hash: int | None = field(default=None, init=False)
 
-    def __init__(
+    def __reduce__(
         self,
-        game: Volo,
-        b0: int,
-        b1: int,
-        to_move: int,
-        s0: int,
-        s1: int,
-        passes: int,
-        outcome: Outcome | None,
-    ) -> None:
-        _set(self, "game", game)
-        _set(self, "_b0", b0)
-        _set(self, "_b1", b1)
-        _set(self, "_p", to_move)
-        _set(self, "_s0", s0)
-        _set(self, "_s1", s1)
-        _set(self, "_passes", passes)
-        _set(self, "_outcome", outcome)
-        _set(self, "_moves", None)
-        _set(self, "_hash", None)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Volo states are immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("Volo states are immutable")
-
-    def __reduce__(self) -> tuple:
+    ) -> tuple[type[VoloState], tuple[Volo, int, int, int, int, int, int, Outcome | None]]:
         return (
             VoloState,
             (
@@ -204,7 +194,7 @@ class VoloState(State):
 
     # -- identity -----------------------------------------------------------------
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[int, int, int, int, int, int]:
         return (self._b0, self._b1, self._p, self._s0, self._s1, self._passes)
 
     def __eq__(self, other: object) -> bool:
@@ -216,7 +206,7 @@ class VoloState(State):
         h = self._hash
         if h is None:
             h = hash(self._key())
-            _set(self, "_hash", h)
+            _cache(self, "_hash", h)
         return h
 
     def __repr__(self) -> str:
@@ -224,21 +214,17 @@ class VoloState(State):
 
     # -- moves ----------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> list[VoloMove]:
         """Every legal move: placements, flights (one per region choice), pass."""
         moves = self._moves
         if moves is None:
             moves = () if self._outcome is not None else tuple(generate(self))
-            _set(self, "_moves", moves)
+            _cache(self, "_moves", moves)
         return list(moves)
 
-    def apply(self, move: Move) -> VoloState:
-        """Return the position after ``move``; IllegalMoveError if it is not legal."""
-        return super().apply(move)  # type: ignore[return-value]
-
-    def apply_unchecked(self, move: Move) -> VoloState:
+    def apply_unchecked(self, move: VoloMove) -> VoloState:
         """Return the position after a move taken from :meth:`legal_moves`."""
-        src, dst, keep, board = move  # type: ignore[misc]
+        src, dst, keep, board = move
         p = self._p
         game = self.game
         if not dst:
@@ -246,7 +232,7 @@ class VoloState(State):
             outcome = None
             if passes >= 2:
                 outcome = game.double_pass_outcome(p)
-            return VoloState(game, self._b0, self._b1, 1 - p, self._s0, self._s1, passes, outcome)
+            return _make(game, self._b0, self._b1, 1 - p, self._s0, self._s1, passes, outcome)
         if p:
             mine, theirs, s_mine, s_theirs = self._b1, self._b0, self._s1, self._s0
         else:
@@ -274,14 +260,45 @@ class VoloState(State):
                     f"{PLAYER_NAMES[p]}'s clearing left {PLAYER_NAMES[1 - p]} as one flock",
                 )
         if p:
-            return VoloState(game, theirs, mine, 0, s_theirs, s_mine, 0, outcome)
-        return VoloState(game, mine, theirs, 1, s_mine, s_theirs, 0, outcome)
+            return _make(game, theirs, mine, 0, s_theirs, s_mine, 0, outcome)
+        return _make(game, mine, theirs, 1, s_mine, s_theirs, 0, outcome)
 
     def to_text(self) -> str:
         """The position string, e.g. ``volo:board=mini,... 5/6/... o 47 47 0``."""
         from .notation import position_body
 
         return self.game.position_text(position_body(self))
+
+
+_new_state = object.__new__
+_s_game, _s_b0, _s_b1, _s_p, _s_s0, _s_s1, _s_passes, _s_outcome, _s_moves, _s_hash = slot_setters(
+    VoloState, "game", "_b0", "_b1", "_p", "_s0", "_s1", "_passes", "_outcome", "_moves", "_hash"
+)
+
+
+def _make(
+    game: Volo,
+    b0: int,
+    b1: int,
+    to_move: int,
+    s0: int,
+    s1: int,
+    passes: int,
+    outcome: Outcome | None,
+) -> VoloState:
+    """``VoloState(...)`` without the dataclass ``__init__`` (``apply_unchecked``'s fast path)."""
+    s: VoloState = _new_state(VoloState)
+    _s_game(s, game)
+    _s_b0(s, b0)
+    _s_b1(s, b1)
+    _s_p(s, to_move)
+    _s_s0(s, s0)
+    _s_s1(s, s1)
+    _s_passes(s, passes)
+    _s_outcome(s, outcome)
+    _s_moves(s, None)
+    _s_hash(s, None)
+    return s
 
 
 def _may_divide(board: VoloBoard, open_before: int, landed: int) -> bool:
