@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 __all__ = ["BitGrid", "bits", "popcount"]
 
-_LABEL = re.compile(r"^([a-z])\s*(\d{1,2})$")
+_LABEL = re.compile(r"^([a-z])\s*([0-9]{1,2})$", re.ASCII)
 
 
 def popcount(x: int) -> int:

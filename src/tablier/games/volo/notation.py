@@ -17,7 +17,14 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ...core.errors import GameOverError, IllegalMoveError, InvalidMoveError, InvalidPositionError
+from ...core.errors import (
+    GameOverError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    quote,
+)
+from ...core.position import parse_int
 from .rules import PLAYER_NAMES, VoloMove, VoloState
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -25,10 +32,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["parse_move", "parse_position_body", "position_body"]
 
-_CELL = r"[a-z]\d{1,2}"
+_CELL = r"[a-z][0-9]{1,2}"
 _MOVE = re.compile(
     rf"^(?:(?P<pass>pass)|(?P<a>{_CELL})(?::(?P<b>{_CELL}))?(?:-(?P<to>{_CELL}))?)"
-    rf"(?:/(?P<keep>{_CELL}))?$"
+    rf"(?:/(?P<keep>{_CELL}))?$",
+    re.ASCII,
 )
 _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-"})
 
@@ -57,14 +65,19 @@ def parse_move(game: Volo, state: VoloState, text: str) -> VoloMove:
         raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
     if not isinstance(state, VoloState) or state.game != game:
         raise InvalidMoveError(f"this is not a position of {game.spec}")
-    norm = "".join(text.translate(_DASHES).lower().split())
+    norm = "".join(text.translate(_DASHES).split())
     if not norm:
         raise InvalidMoveError("empty move")
+    if not norm.isascii():
+        raise InvalidMoveError(f"cannot read {quote(text.strip())}: {_HELP} (in ASCII letters)")
+    norm = norm.lower()
     m = _MOVE.match(norm)
     if not m:
-        raise InvalidMoveError(f"cannot read {text.strip()!r}: {_HELP}")
+        raise InvalidMoveError(f"cannot read {quote(text.strip())}: {_HELP}")
     if m["b"] and not m["to"]:
-        raise InvalidMoveError(f"{text.strip()!r}: a line needs a destination, as in e5:e7-f6")
+        raise InvalidMoveError(
+            f"{quote(text.strip())}: a line needs a destination, as in e5:e7-f6"
+        )
     cells = {k: _cell(game, m[k]) for k in ("a", "b", "to", "keep") if m[k]}
     if state.outcome is not None:
         raise GameOverError(f"the game is over: {state.outcome.message}")
@@ -255,11 +268,13 @@ def position_body(state: VoloState) -> str:
     return f"{'/'.join(rows)} {side} {state.supply(0)} {state.supply(1)} {state.passes}"
 
 
-_ROW_TOKEN = re.compile(r"\d+|[ob]|.")
+_ROW_TOKEN = re.compile(r"[0-9]+|[ob]|.", re.ASCII | re.DOTALL)
 
 
 def parse_position_body(game: Volo, body: str) -> VoloState:
     """Read a position body; raise InvalidPositionError naming the problem."""
+    if not isinstance(body, str):
+        raise InvalidPositionError(f"a position must be text, not {type(body).__name__}")
     parts = body.split()
     if len(parts) != 5:
         raise InvalidPositionError(
@@ -278,7 +293,12 @@ def parse_position_body(game: Volo, body: str) -> VoloState:
     for n, (text, cells) in enumerate(zip(rows, board_rows, strict=True), start=1):
         k = 0
         for tok in _ROW_TOKEN.findall(text):
-            if tok.isdigit():
+            if tok[0] in "0123456789":
+                if len(tok) > 3:
+                    raise InvalidPositionError(
+                        f"row {n} from the top: a run of {quote(tok, 12)} empty cells is longer "
+                        "than any row"
+                    )
                 k += int(tok)
             elif tok in "ob":
                 if k < len(cells):
@@ -297,9 +317,8 @@ def parse_position_body(game: Volo, body: str) -> VoloState:
             )
     side = side.lower()
     if side not in ("o", "b"):
-        raise InvalidPositionError(f"side to move must be o or b, not {side!r}")
-    try:
-        n0, n1, npass = int(s0), int(s1), int(passes)
-    except ValueError:
-        raise InvalidPositionError("supplies and passes must be whole numbers") from None
+        raise InvalidPositionError(f"side to move must be o or b, not {quote(side)}")
+    n0 = parse_int(s0, "Orange's supply")
+    n1 = parse_int(s1, "Blue's supply")
+    npass = parse_int(passes, "the number of passes")
     return game.make_state(b0, b1, "ob".index(side), n0, n1, npass)

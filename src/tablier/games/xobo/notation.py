@@ -21,7 +21,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ...core.errors import GameOverError, IllegalMoveError, InvalidMoveError, InvalidPositionError
+from ...core.errors import (
+    GameOverError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    quote,
+)
 from .board import DIRECTIONS, GRID, RAYS, ROOM, SIZE
 from .rules import (
     DISTRIBUTE,
@@ -41,11 +47,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["move_text", "parse_move", "parse_position_body", "position_body"]
 
-_CELL = r"([a-z]\d{1,3})"
-_PLACE_RE = re.compile(rf"^{_CELL}$")
-_STACK_RE = re.compile(rf"^{_CELL}\s*->\s*{_CELL}$")
-_DIST_RE = re.compile(rf"^{_CELL}\s*x\s*{_CELL}$")
-_VOYNA_RE = re.compile(r"^(.*?)\s*\(\s*v\s*\)$")
+_CELL = r"([a-z][0-9]{1,3})"
+_PLACE_RE = re.compile(rf"^{_CELL}$", re.ASCII)
+_STACK_RE = re.compile(rf"^{_CELL}\s*->\s*{_CELL}$", re.ASCII)
+_DIST_RE = re.compile(rf"^{_CELL}\s*x\s*{_CELL}$", re.ASCII)
+_VOYNA_RE = re.compile(r"^(.*?)\s*\(\s*v\s*\)$", re.ASCII | re.DOTALL)
 _SIDES = ("ns", "ew")
 
 _HELP = (
@@ -58,7 +64,7 @@ def _cell(text: str) -> int:
     index = GRID.parse_label(text)
     if index is None:
         raise InvalidMoveError(
-            f"there is no cell {text!r}: columns run from a to i and rows from 1 to 9"
+            f"there is no cell {quote(text)}: columns run from a to i and rows from 1 to 9"
         )
     return index
 
@@ -86,6 +92,8 @@ def parse_move(game: XoBo, state: XoBoState, text: str) -> XoBoMove:
     if not isinstance(state, XoBoState) or state.game != game:
         raise InvalidMoveError(f"this is not a position of {game.spec}")
     raw = text.strip()
+    if not raw.isascii():
+        raise InvalidMoveError(f"cannot read {quote(raw)}: {_HELP}, in ASCII letters")
     body = raw.lower()
     announced = False
     m = _VOYNA_RE.match(body)
@@ -103,7 +111,7 @@ def parse_move(game: XoBo, state: XoBoState, text: str) -> XoBoMove:
     elif m := _DIST_RE.match(body):
         move = _check_distribution(state, _cell(m.group(1)), _cell(m.group(2)))
     else:
-        raise InvalidMoveError(f"cannot read {raw!r}: {_HELP}")
+        raise InvalidMoveError(f"cannot read {quote(raw)}: {_HELP}")
     if move not in state.legal_moves():  # pragma: no cover - the checks above are complete
         raise IllegalMoveError(f"{move} is not a legal move in this position")
     if announced and not state.apply_unchecked(move).voyna:
@@ -247,7 +255,7 @@ def parse_position_body(game: XoBo, body: str) -> XoBoState:
         r = SIZE - 1 - k
         if len(text) != SIZE:
             raise InvalidPositionError(
-                f"row {r + 1} ({text!r}) must have {SIZE} characters, one per column a-i"
+                f"row {r + 1} ({quote(text, 20)}) must have {SIZE} characters, one per column a-i"
             )
         for c, ch in enumerate(text):
             index = GRID.index(c, r)
@@ -262,7 +270,7 @@ def parse_position_body(game: XoBo, body: str) -> XoBoState:
                 raise InvalidPositionError(
                     f"{label} cannot hold exactly two cubes: such cubes are captured at once"
                 )
-            if not ch.isdigit() or ch == "0":
+            if ch not in "345678":
                 raise InvalidPositionError(
                     f"unknown character {ch!r} at {label}: use '.', '1' or a stack height 3-8"
                 )
@@ -277,11 +285,13 @@ def parse_position_body(game: XoBo, body: str) -> XoBoState:
             on_board += h
     side = fields[1].lower()
     if side not in _SIDES:
-        raise InvalidPositionError(f"the side to move must be 'ns' or 'ew', not {fields[1]!r}")
-    parts = fields[2].split("/")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
         raise InvalidPositionError(
-            f"the reserves must read common/ns/ew with whole numbers, not {fields[2]!r}"
+            f"the side to move must be 'ns' or 'ew', not {quote(fields[1])}"
+        )
+    parts = fields[2].split("/")
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
+        raise InvalidPositionError(
+            f"the reserves must read common/ns/ew with whole numbers, not {quote(fields[2])}"
         )
     common, r0, r1 = (int(p) for p in parts)
     total = on_board + common + r0 + r1
@@ -295,7 +305,7 @@ def parse_position_body(game: XoBo, body: str) -> XoBoState:
         flag = fields[3].lower()
         if flag not in ("v", "-"):
             raise InvalidPositionError(
-                f"the last field must be 'v' (voyna) or '-', not {fields[3]!r}"
+                f"the last field must be 'v' (voyna) or '-', not {quote(fields[3])}"
             )
         if (flag == "v") != state.voyna:
             said = "voyna" if flag == "v" else "no voyna"
