@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import RecordError, TablierError
+from .errors import RecordError, TablierError, quote
 from .game import Game, Move, State
 
 __all__ = [
@@ -69,7 +69,7 @@ _TAG_ORDER = ("First", "Second", "Date")
 _TAG_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _TAG_LINE = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 # A move number: digits then one or more dots, at a word boundary, followed by space or end.
-_MOVE_NUMBER = re.compile(r"(?:^|(?<=[\s;}]))\d+\.+(?=\s|$)")
+_MOVE_NUMBER = re.compile(r"(?:^|(?<=[\s;}]))[0-9]+\.+(?=\s|$)")
 _RESULT_AT_END = re.compile(r"(?:^|(?<=[\s;}]))(1-0|0-1|1/2-1/2|\*)\s*$")
 
 
@@ -124,7 +124,7 @@ class Record:
             if name in _STANDARD_TAGS:
                 raise RecordError(f"tag {name!r} is a field of the record, not a free tag")
         if self.result not in RESULTS:
-            raise RecordError(f"result {self.result!r} is not one of {', '.join(RESULTS)}")
+            raise RecordError(f"result {quote(self.result)} is not one of {', '.join(RESULTS)}")
         if self.reason is not None:
             _check_tag("Reason", self.reason)
         if self.position is not None:
@@ -249,7 +249,7 @@ class Record:
             previous = player
             where = (
                 f"move {number} ({self.game.player_name(player)}), "
-                f"decision {ply}, {decision.move!r}"
+                f"decision {ply}, {quote(decision.move)}"
             )
             if state.outcome is not None:
                 raise RecordError(
@@ -281,7 +281,7 @@ class Record:
             outcome.message.lower(),
         ):
             raise RecordError(
-                f"the reason says {self.reason!r} but the game ended by {outcome.reason!r}"
+                f"the reason says {quote(self.reason)} but the game ended by {outcome.reason!r}"
             )
 
     def _canonical(self) -> Record:
@@ -383,10 +383,10 @@ class Record:
                 break
             m = _TAG_LINE.match(line)
             if not m:
-                raise RecordError(f"line {i + 1}: cannot read the tag {line!r}")
+                raise RecordError(f"line {i + 1}: cannot read the tag {quote(line)}")
             name, value = m.group(1), _unescape_tag(m.group(2), i + 1)
             if name in tags:
-                raise RecordError(f"line {i + 1}: tag {name!r} appears twice")
+                raise RecordError(f"line {i + 1}: tag {quote(name)} appears twice")
             tags[name] = value
             i += 1
         movetext = "\n".join(lines[i:])
@@ -395,7 +395,7 @@ class Record:
         game = _game_from(tags.pop("Game"), tags.pop("Options", None))
         result = tags.pop("Result", "*").strip()
         if result not in RESULTS:
-            raise RecordError(f"result {result!r} is not one of {', '.join(RESULTS)}")
+            raise RecordError(f"result {quote(result)} is not one of {', '.join(RESULTS)}")
         reason = tags.pop("Reason", None)
         position = tags.pop("Position", None)
         decisions, token = _parse_movetext(movetext, first_line=i + 1)
@@ -434,25 +434,31 @@ class Record:
         if not isinstance(data, dict):
             raise RecordError(f"a JSON record must be an object, not {_json_type(data)}")
         version = data.get("format")
-        if version != JSON_FORMAT:
+        if type(version) is not int or version != JSON_FORMAT:
+            shown = quote(version) if type(version) in (int, str) else _json_type(version)
             raise RecordError(
-                f"unsupported record format {version!r} (this version reads format {JSON_FORMAT})"
+                f"unsupported record format {shown} (this version reads format {JSON_FORMAT})"
             )
         known = {"format", "game", "options", "tags", "position", "moves", "result", "reason"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise RecordError(f"unknown field(s) in the JSON record: {', '.join(unknown)}")
         name = _field(data, "game", str)
-        options = data.get("options") or {}
+        options = data.get("options")
+        if options is None:
+            options = {}
         if not isinstance(options, dict):
             raise RecordError(f"'options' must be an object, not {_json_type(options)}")
-        texts = []
         for key, value in options.items():
             if isinstance(value, bool) or not isinstance(value, str | int | float | type(None)):
-                raise RecordError(f"option {key!r} has a value of the wrong type: {value!r}")
-            texts.append(f"{key}={'none' if value is None else value}")
-        game = _game_from(name, ",".join(texts))
-        tags = data.get("tags") or {}
+                raise RecordError(
+                    f"option {quote(key)} has a value of the wrong type: {_json_type(value)} "
+                    "(a string, a number or null)"
+                )
+        game = _game_from_options(name, options)
+        tags = data.get("tags")
+        if tags is None:
+            tags = {}
         if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
             raise RecordError("'tags' must be an object whose values are strings")
         position = data.get("position")
@@ -478,8 +484,9 @@ class Record:
                 raise RecordError(f"decision {n}: the comment must be a string or null", ply=n)
             decisions.append(Decision(item["move"], comment))
         result = data.get("result", "*")
-        if result not in RESULTS:
-            raise RecordError(f"result {result!r} is not one of {', '.join(RESULTS)}")
+        if not isinstance(result, str) or result not in RESULTS:
+            shown = quote(result) if isinstance(result, str) else _json_type(result)
+            raise RecordError(f"result {shown} is not one of {', '.join(RESULTS)}")
         reason = data.get("reason")
         if reason is not None and not isinstance(reason, str):
             raise RecordError(f"'reason' must be a string or null, not {_json_type(reason)}")
@@ -490,7 +497,9 @@ class Record:
         """Read a JSON record and validate it by replaying every move."""
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
+        except RecursionError:
+            raise RecordError("not valid JSON for a record: nested too deeply") from None
+        except (ValueError, TypeError) as exc:  # JSONDecodeError, bad UTF-8, 5,000-digit numbers
             raise RecordError(f"not valid JSON: {exc}") from None
         return cls.from_dict(data)
 
@@ -510,8 +519,8 @@ class Record:
         """
         try:
             data = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RecordError(f"cannot read {str(path)!r}: {exc}") from None
+        except (OSError, ValueError) as exc:  # ValueError: bad UTF-8, a NUL in the name
+            raise RecordError(f"cannot read {quote(str(path))}: {exc}") from None
         if data.lstrip("\ufeff \t\r\n").startswith("{"):
             return cls.from_json(data)
         return cls.from_text(data)
@@ -550,21 +559,33 @@ def _game_from(name: str, options: str | None) -> Game:
         if ":" in opts:
             other, _, opts = opts.partition(":")
             if other.strip().lower() != name.lower():
-                raise RecordError(f"the Options tag is for {other!r}, but the game is {name!r}")
+                raise RecordError(
+                    f"the Options tag is for {quote(other)}, but the game is {quote(name)}"
+                )
         spec = f"{name}:{opts}"
     try:
         return from_spec(spec)
     except TablierError as exc:
-        raise RecordError(f"bad game or options {spec!r}: {exc}") from None
+        raise RecordError(f"bad game or options {quote(spec)}: {exc}") from None
+
+
+def _game_from_options(name: str, options: Mapping[str, Any]) -> Game:
+    """The game ``name`` built with the option values of a JSON record."""
+    from ..games import get
+
+    try:
+        return get(name, **options)
+    except TablierError as exc:
+        raise RecordError(f"bad game or options: {exc}") from None
 
 
 def _check_tag(name: Any, value: Any) -> None:
     if not isinstance(name, str) or not _TAG_NAME.match(name):
-        raise RecordError(f"bad tag name {name!r} (letters, digits and _ only)")
+        raise RecordError(f"bad tag name {quote(name)} (letters, digits and _ only)")
     if not isinstance(value, str):
-        raise RecordError(f"tag {name!r} must be text, not {type(value).__name__}")
+        raise RecordError(f"tag {quote(name)} must be text, not {type(value).__name__}")
     if any(c in value for c in "\n\r"):
-        raise RecordError(f"tag {name!r} must be one line")
+        raise RecordError(f"tag {quote(name)} must be one line")
 
 
 def _tag_line(name: str, value: str) -> str:
@@ -665,7 +686,8 @@ def _parse_movetext(text: str, first_line: int = 1) -> tuple[list[Decision], str
             if not separated and decisions:
                 # e.g. "take 1 {c} take 2": text after a comment needs a ';'
                 raise RecordError(
-                    f"after the move {decisions[-1].move!r}: missing ';' before {words!r}"
+                    f"after the move {quote(decisions[-1].move)}: "
+                    f"missing ';' before {quote(words)}"
                 )
             if _RESULT_AT_END.fullmatch(words) and words in RESULTS:
                 raise RecordError(f"result {words} in the middle of the moves")
