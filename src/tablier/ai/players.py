@@ -29,8 +29,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import GameOverError, TablierError
+from ..core.errors import GameOverError, TablierError, quote
 from ..core.game import Game, Move, State
+from ..core.position import parse_float, parse_int, parse_spec
 from .knowledge import knowledge_for
 from .mcts import MCTS, MCTSConfig, MoveStat, SearchProgress
 from .solver import Solver
@@ -298,23 +299,21 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
             return True
         if low in ("0", "no", "false", "off"):
             return False
-        raise TablierError(f"setting {key!r} must be yes or no, not {text!r}")
+        raise TablierError(f"setting {key!r} must be yes or no, not {quote(text)}")
     if low in ("none", "off", "") and key in ("iterations", "seconds", "playout_depth"):
         return None
-    try:
-        if key in (
-            "iterations",
-            "solver_depth",
-            "solver_nodes",
-            "safety_checks",
-            "playout_depth",
-            "max_playout",
-        ):
-            value: Any = int(low)
-        else:
-            value = float(low)
-    except ValueError:
-        raise TablierError(f"setting {key!r} must be a number, not {text!r}") from None
+    what = f"setting {key!r}"
+    if key in (
+        "iterations",
+        "solver_depth",
+        "solver_nodes",
+        "safety_checks",
+        "playout_depth",
+        "max_playout",
+    ):
+        value: Any = parse_int(low, what, error=TablierError)
+    else:
+        value = parse_float(low, what, error=TablierError)
     if isinstance(value, (int, float)) and value < 0:
         raise TablierError(f"setting {key!r} cannot be negative")
     return value
@@ -328,14 +327,7 @@ def make_player(spec: str, game: Game | None = None, seed: int | None = 0) -> Pl
     """
     if not isinstance(spec, str) or not spec.strip():
         raise TablierError("name a player: " + ", ".join(player_names()))
-    name, _, rest = spec.strip().lower().partition(":")
-    name = name.strip()
-    overrides: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = part.partition("=")
-        if not eq:
-            raise TablierError(f"player setting {part!r} must look like key=value")
-        overrides[key.strip().replace("-", "_")] = value
+    name, overrides = parse_spec(spec, error=TablierError, what="player spec")
     if name in ("random", "greedy"):
         if overrides:
             raise TablierError(f"the {name} player takes no settings")
@@ -345,7 +337,7 @@ def make_player(spec: str, game: Game | None = None, seed: int | None = 0) -> Pl
     elif name in LEVELS:
         level = LEVELS[name]
     else:
-        raise TablierError(f"unknown player {name!r} (known: {', '.join(player_names())})")
+        raise TablierError(f"unknown player {quote(name)} (known: {', '.join(player_names())})")
     level_fields = {f.name for f in dataclasses.fields(Level)} - {"config"}
     config_fields = {f.name for f in dataclasses.fields(MCTSConfig)}
     level_changes: dict[str, Any] = {}
@@ -357,7 +349,7 @@ def make_player(spec: str, game: Game | None = None, seed: int | None = 0) -> Pl
             config_changes[key] = _parse_value(key, text, getattr(level.config, key))
         else:
             known = ", ".join(sorted(level_fields | config_fields))
-            raise TablierError(f"unknown player setting {key!r} (settings: {known})")
+            raise TablierError(f"unknown player setting {quote(key)} (settings: {known})")
     if config_changes:
         level_changes["config"] = dataclasses.replace(level.config, **config_changes)
     level = dataclasses.replace(level, **level_changes)
