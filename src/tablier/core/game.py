@@ -44,6 +44,7 @@ from .errors import (
     IllegalMoveError,
     InvalidOptionError,
     InvalidPositionError,
+    TablierError,
     quote,
 )
 
@@ -141,6 +142,49 @@ class Outcome:
         if self.winner is None:
             return "1/2-1/2"
         return "1-0" if self.winner == 0 else "0-1"
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as JSON: ``{"winner", "reason", "message", "result"}``.
+
+        The one form every JSON answer (state views, the web server's results)
+        gives an outcome in; :meth:`from_json` reads it back.
+
+        >>> Outcome(0, "resignation", "Blue resigned").to_json()
+        {'winner': 0, 'reason': 'resignation', 'message': 'Blue resigned', 'result': '1-0'}
+        """
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "message": self.message,
+            "result": self.result,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> Outcome:
+        """Read :meth:`to_json`'s form; ``message`` and ``result`` may be left out.
+
+        Raises :class:`~tablier.core.errors.TablierError` naming the faulty field.
+
+        >>> Outcome.from_json({"winner": None, "reason": "agreement"})
+        Outcome(winner=None, reason='agreement', message='')
+        """
+        if not isinstance(data, dict):
+            raise TablierError(f"an outcome is a JSON object, not {type(data).__name__}")
+        unknown = sorted(str(k) for k in set(data) - {"winner", "reason", "message", "result"})
+        if unknown:
+            raise TablierError(f"an outcome has no field {', '.join(map(repr, unknown))}")
+        winner = data.get("winner")
+        if winner is not None and (type(winner) is not int or winner not in (0, 1)):
+            raise TablierError("an outcome's 'winner' is 0, 1 or null")
+        reason, message = data.get("reason"), data.get("message", "")
+        if not isinstance(reason, str) or not reason:
+            raise TablierError("an outcome's 'reason' is a non-empty string")
+        if not isinstance(message, str):
+            raise TablierError("an outcome's 'message' is a string")
+        outcome = cls(winner, reason, message)
+        if "result" in data and data["result"] != outcome.result:
+            raise TablierError(f"an outcome's 'result' is {outcome.result!r} for this winner")
+        return outcome
 
 
 class Move(ABC):
@@ -366,8 +410,8 @@ class Game(ABC, Generic[S, M]):
         draws the board from it.  The keys every game gives are ``game``
         (:attr:`name`), ``spec``, ``position`` (the position string),
         ``to_move`` (0 or 1, or ``None`` once the game is over) and ``outcome``
-        (``None``, or ``{"winner", "reason", "message", "result"}``).  Games
-        add their board under further keys (see ``docs/web.md``).
+        (``None``, or :meth:`Outcome.to_json`: ``{"winner", "reason", "message",
+        "result"}``).  Games add their board under further keys (see ``docs/web.md``).
         """
         outcome = state.outcome
         return {
@@ -376,14 +420,7 @@ class Game(ABC, Generic[S, M]):
             "position": state.to_text(),
             "to_move": None if outcome is not None else state.to_move,
             "players": list(self.player_names),
-            "outcome": None
-            if outcome is None
-            else {
-                "winner": outcome.winner,
-                "reason": outcome.reason,
-                "message": outcome.message,
-                "result": outcome.result,
-            },
+            "outcome": None if outcome is None else outcome.to_json(),
         }
 
     def move_view(self, state: S, move: M) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from .. import games as registry
 from ..core.errors import GameOverError, IllegalMoveError, TablierError
-from ..core.game import Game, Move, State
+from ..core.game import Game, Move, Outcome, State
 from ..core.record import Record
 from .errors import ApiError
 from .models import BOTH
@@ -43,14 +43,7 @@ def iso(moment: datetime) -> str:
 def outcome_dict(state: State) -> dict[str, Any] | None:
     """The engine's outcome as JSON, or None."""
     outcome = state.outcome
-    if outcome is None:
-        return None
-    return {
-        "winner": outcome.winner,
-        "reason": outcome.reason,
-        "message": outcome.message,
-        "result": outcome.result,
-    }
+    return None if outcome is None else outcome.to_json()
 
 
 @dataclass
@@ -287,7 +280,7 @@ class LiveGame:
         tags["Date"] = self.created.strftime("%Y.%m.%d")
         result = reason = None
         if self.decided is not None and self.result is not None:
-            result, reason = self.result["result"], self.decided
+            result, reason = Outcome.from_json(self.result).result, self.decided
         return Record.from_moves(self.game, self.moves, tags=tags, result=result, reason=reason)
 
     # -- checking requests ----------------------------------------------------------
@@ -451,12 +444,7 @@ class LiveGame:
         if pending == seat:
             raise ApiError(409, "own_offer", "you cannot accept your own offer")
         if kind == "draw":
-            result = {
-                "winner": None,
-                "reason": "agreement",
-                "message": "draw agreed",
-                "result": "1/2-1/2",
-            }
+            result = Outcome(None, "agreement", "draw agreed").to_json()
             values = {
                 "status": "finished",
                 "result": result,
@@ -476,12 +464,8 @@ class LiveGame:
         self._need_active()
         loser = self.state.to_move if seat == BOTH else seat
         winner = 1 - loser
-        result = {
-            "winner": winner,
-            "reason": "resignation",
-            "message": f"{self.game.player_name(loser)} resigned",
-            "result": "1-0" if winner == 0 else "0-1",
-        }
+        message = f"{self.game.player_name(loser)} resigned"
+        result = Outcome(winner, "resignation", message).to_json()
         values = {
             "status": "finished",
             "result": result,
