@@ -40,9 +40,8 @@ import math
 import random
 from collections.abc import Sequence
 
-from ...core.game import Move
 from .board import BOARD, EDGES, dilate, fill
-from .rules import PLACE, XoBoState
+from .rules import PLACE, XoBoMove, XoBoState
 
 __all__ = [
     "PLAYOUT_DEPTH",
@@ -176,7 +175,7 @@ def _after_value(state: XoBoState, after: XoBoState, p: int) -> float:
     return 0.8 * (min(d_opp, 9) - min(d_me, 9)) + 0.1 * gain
 
 
-def move_prior(state: XoBoState, moves: Sequence[Move]) -> list[float]:
+def move_prior(state: XoBoState, moves: Sequence[XoBoMove]) -> list[float]:
     """A weight per move: wins, then voyna answers and threats, then distance gains."""
     p = state.turn
     q = 1 - p
@@ -188,7 +187,7 @@ def move_prior(state: XoBoState, moves: Sequence[Move]) -> list[float]:
     base = 0.8 * (min(d_opp, 9) - min(d_me, 9))
     out: list[float] = []
     for move in moves:
-        kind, a = move[0], move[1]  # type: ignore[index]
+        kind, a = move[0], move[1]
         if kind == PLACE:
             bit = 1 << a
             if bit & win:
@@ -217,7 +216,7 @@ def move_prior(state: XoBoState, moves: Sequence[Move]) -> list[float]:
     return out
 
 
-def playout_policy(state: XoBoState, rng: random.Random) -> Move | None:
+def playout_policy(state: XoBoState, rng: random.Random) -> XoBoMove | None:
     """Take a win in one; answer a voyna with a move that breaks it; else ``None``."""
     win = winning_cells(state)
     if win:
@@ -231,7 +230,7 @@ def playout_policy(state: XoBoState, rng: random.Random) -> Move | None:
     answers = [
         m
         for m in moves
-        if m[0] != PLACE and not _threatened(state.apply_unchecked(m), q)  # type: ignore[index]
+        if m[0] != PLACE and not _threatened(state.apply_unchecked(m), q)
     ]
     if answers:
         return answers[rng.randrange(len(answers))]

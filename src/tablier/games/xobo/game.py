@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...core.game import Game, Move, Option
+from ...core.game import Game, Option
 from .rules import PLAYER_NAMES, TOTAL_CUBES, XoBoMove, XoBoState
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.text import Text
 
 __all__ = ["XoBo"]
 
 
-class XoBo(Game):
+class XoBo(Game[XoBoState, XoBoMove]):
     """XoBo / Kholodnaya Voyna (Vincent Everaert, 2000): connect your edges with single cubes.
 
     North-South (player 0, moves first) connects rows 9 and 1, East-West
@@ -89,7 +92,7 @@ class XoBo(Game):
         """The empty board, 36 cubes in the common reserve, North-South to move."""
         return XoBoState(self, 0, 0, 0, TOTAL_CUBES, (0, 0), 0)
 
-    def parse_move(self, state: XoBoState, text: str) -> XoBoMove:  # type: ignore[override]
+    def parse_move(self, state: XoBoState, text: str) -> XoBoMove:
         """Read ``e5``, ``a4->c4`` or ``g6xf5``, each optionally followed by ``(v)``."""
         from .notation import parse_move
 
@@ -107,19 +110,19 @@ class XoBo(Game):
 
         return parse_position_body(self, body)
 
-    def state_view(self, state: XoBoState) -> dict[str, Any]:  # type: ignore[override]
+    def state_view(self, state: XoBoState) -> dict[str, Any]:
         """The core view plus the board, reserves and voyna (see ``games/xobo/view.py``)."""
         from .view import state_view
 
         return state_view(self, state, super().state_view(state))
 
-    def move_view(self, state: XoBoState, move: XoBoMove) -> dict[str, Any]:  # type: ignore[override]
+    def move_view(self, state: XoBoState, move: XoBoMove) -> dict[str, Any]:
         """Notation, kind, cells, run or direction of ``move`` (see ``games/xobo/view.py``)."""
         from .view import move_view
 
         return move_view(self, state, move, self.move_text(state, move))
 
-    def render(self, state: XoBoState, *, last_move: Move | None = None):  # type: ignore[override]
+    def render(self, state: XoBoState, *, last_move: XoBoMove | None = None) -> Text:
         """The board as a rich Text: coordinates, heights, reserves, voyna, last move."""
         from .render import render
 

@@ -19,9 +19,10 @@ so they are worked out once, lazily, and cached on the state.
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import TYPE_CHECKING
 
-from ...core.game import Move, Outcome, State
+from ...core.game import Move, Outcome, State, frozen_state, slot_setters
 from .board import (
     BOARD,
     DIRECTIONS,
@@ -62,7 +63,7 @@ _KIND_NAMES = ("place", "stack", "distribute")
 LABEL = {i: GRID.label(i) for i in GRID.indices}
 
 
-class XoBoMove(tuple, Move):
+class XoBoMove(tuple[int, int, int, int, int], Move):
     """One XoBo move, an immutable value.
 
     ``str(move)`` is the seed's notation: ``e5`` (place a cube on e5),
@@ -105,8 +106,8 @@ class XoBoMove(tuple, Move):
     def __repr__(self) -> str:
         return f"<XoBoMove {self}>"
 
-    def __reduce__(self):
-        return (XoBoMove, tuple(self))
+    def __reduce__(self) -> tuple[type[XoBoMove], tuple[int, int, int, int, int]]:
+        return (XoBoMove, (self[0], self[1], self[2], self[3], self[4]))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, XoBoMove) and tuple.__eq__(self, other)
@@ -181,18 +182,17 @@ def height_at(heights: int, cell: int) -> int:
     return heights >> (cell << 2) & 15
 
 
-_set = object.__setattr__
-_new = object.__new__
 _SHIFT2 = tuple(2 * s for s in LINE_SHIFTS)
 
 
-class XoBoState(State):
+@frozen_state
+class XoBoState(State[XoBoMove]):
     """An immutable XoBo position; see the module docstring for its fields.
 
+    A frozen slotted dataclass (:func:`~tablier.core.game.frozen_state`):
+    assigning an attribute raises :class:`dataclasses.FrozenInstanceError`.
     Equality and hashing use the game and the plain-int fields.
     """
-
-    __slots__ = ("_info", "common", "game", "heights", "ones", "reserves", "stacks", "turn")
 
     game: XoBo
     ones: int
@@ -201,31 +201,8 @@ class XoBoState(State):
     common: int
     reserves: tuple[int, int]
     turn: int
-
-    def __init__(
-        self,
-        game: XoBo,
-        ones: int,
-        stacks: int,
-        heights: int,
-        common: int,
-        reserves: tuple[int, int],
-        turn: int,
-    ) -> None:
-        _set(self, "game", game)
-        _set(self, "ones", ones)
-        _set(self, "stacks", stacks)
-        _set(self, "heights", heights)
-        _set(self, "common", common)
-        _set(self, "reserves", reserves)
-        _set(self, "turn", turn)
-        _set(self, "_info", None)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("XoBo states are immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("XoBo states are immutable")
+    # (outcome, voyna), worked out on demand by _analyse
+    _info: tuple[Outcome | None, bool] | None = field(default=None, init=False)
 
     # -- reading the position -------------------------------------------------------------
 
@@ -297,7 +274,7 @@ class XoBoState(State):
         without connecting the other player's (whether or not a cube is available)."""
         return _threat_cells(self.ones, self.stacks, player)
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[int, int, int, int, tuple[int, int], int]:
         return (self.ones, self.stacks, self.heights, self.common, self.reserves, self.turn)
 
     def __eq__(self, other: object) -> bool:
@@ -311,20 +288,22 @@ class XoBoState(State):
     def __repr__(self) -> str:
         return f"<XoBoState {self.to_text()}>"
 
-    def __reduce__(self):
+    def __reduce__(
+        self,
+    ) -> tuple[type[XoBoState], tuple[XoBo, int, int, int, int, tuple[int, int], int]]:
         fields = (self.ones, self.stacks, self.heights, self.common, self.reserves, self.turn)
         return (XoBoState, (self.game, *fields))
 
     # -- moves ------------------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> list[XoBoMove]:
         """Placements (row by row from a1), then stackings, then distributions."""
         info = self._info
         if info is None:
             info = _analyse(self)
         if info[0] is not None:
             return []
-        out: list[Move] = []
+        out: list[XoBoMove] = []
         ones = self.ones
         stacks = self.stacks
         if self.common or self.reserves[self.turn]:
@@ -339,32 +318,33 @@ class XoBoState(State):
             _gen_distributions(ones, stacks, self.heights, out)
         return out
 
-    def apply_unchecked(self, move: Move) -> XoBoState:
+    def apply_unchecked(self, move: XoBoMove) -> XoBoState:
         """The state after ``move`` (a move from :meth:`legal_moves`)."""
-        kind, a, b, extra, length = move  # type: ignore[misc]
+        kind, a, b, extra, length = move
         turn = self.turn
-        s = _new(XoBoState)
-        _set(s, "game", self.game)
-        _set(s, "turn", 1 - turn)
-        _set(s, "_info", None)
+        # A private fast constructor: object.__new__ and the slots' own setters.
+        s: XoBoState = _new_state(XoBoState)
+        _s_game(s, self.game)
+        _s_turn(s, 1 - turn)
+        _s_info(s, None)
         if kind == PLACE:
-            _set(s, "ones", self.ones | 1 << a)
-            _set(s, "stacks", self.stacks)
-            _set(s, "heights", self.heights)
+            _s_ones(s, self.ones | 1 << a)
+            _s_stacks(s, self.stacks)
+            _s_heights(s, self.heights)
             if self.common:
-                _set(s, "common", self.common - 1)
-                _set(s, "reserves", self.reserves)
+                _s_common(s, self.common - 1)
+                _s_reserves(s, self.reserves)
             else:
-                _set(s, "common", 0)
+                _s_common(s, 0)
                 res = self.reserves
-                _set(s, "reserves", (res[0] - 1, res[1]) if turn == 0 else (res[0], res[1] - 1))
+                _s_reserves(s, (res[0] - 1, res[1]) if turn == 0 else (res[0], res[1] - 1))
             return s
-        _set(s, "common", self.common)
+        _s_common(s, self.common)
         if kind == STACK:
-            _set(s, "ones", self.ones & ~extra)
-            _set(s, "stacks", self.stacks | 1 << b)
-            _set(s, "heights", self.heights | length << (b << 2))
-            _set(s, "reserves", self.reserves)
+            _s_ones(s, self.ones & ~extra)
+            _s_stacks(s, self.stacks | 1 << b)
+            _s_heights(s, self.heights | length << (b << 2))
+            _s_reserves(s, self.reserves)
             return s
         ones, stacks, heights = self.ones, self.stacks, self.heights
         h = heights >> (a << 2) & 15
@@ -376,12 +356,12 @@ class XoBoState(State):
             heights += 1 << ((low.bit_length() - 1) << 2)
             grown ^= low
         heights &= ~(15 << (a << 2))
-        _set(s, "ones", (ones & ~captured) | (ray & ~ones & ~stacks))
-        _set(s, "stacks", stacks & ~(1 << a))
-        _set(s, "heights", heights)
+        _s_ones(s, (ones & ~captured) | (ray & ~ones & ~stacks))
+        _s_stacks(s, stacks & ~(1 << a))
+        _s_heights(s, heights)
         gain = 2 * captured.bit_count()
         res = self.reserves
-        _set(s, "reserves", (res[0] + gain, res[1]) if turn == 0 else (res[0], res[1] + gain))
+        _s_reserves(s, (res[0] + gain, res[1]) if turn == 0 else (res[0], res[1] + gain))
         return s
 
     def to_text(self) -> str:
@@ -391,10 +371,15 @@ class XoBoState(State):
         return self.game.position_text(position_body(self))
 
 
+_new_state = object.__new__
+_s_game, _s_ones, _s_stacks, _s_heights, _s_common, _s_reserves, _s_turn, _s_info = slot_setters(
+    XoBoState, "game", "ones", "stacks", "heights", "common", "reserves", "turn", "_info"
+)
+
 # -- generation helpers ---------------------------------------------------------------------
 
 
-def _gen_stacks(ones: int, three: bool, out: list) -> None:
+def _gen_stacks(ones: int, three: bool, out: list[XoBoMove]) -> None:
     """Append every legal stacking of runs of single cubes in ``ones``."""
     get = _STACK.get
     for k in range(4):
@@ -419,7 +404,7 @@ def _gen_stacks(ones: int, three: bool, out: list) -> None:
                     break
 
 
-def _gen_distributions(ones: int, stacks: int, heights: int, out: list) -> None:
+def _gen_distributions(ones: int, stacks: int, heights: int, out: list[XoBoMove]) -> None:
     """Append every legal distribution of the stacks."""
     st = stacks
     while st:
@@ -473,6 +458,7 @@ def _analyse(state: XoBoState) -> tuple[Outcome | None, bool]:
     m = 1 - t
     names = PLAYER_NAMES
     a, b = EDGES[t]
+    info: tuple[Outcome | None, bool]
     if fill(ones & a, ones) & b:
         info = (
             Outcome(
@@ -482,13 +468,13 @@ def _analyse(state: XoBoState) -> tuple[Outcome | None, bool]:
             ),
             False,
         )
-        _set(state, "_info", info)
+        _s_info(state, info)
         return info
     a, b = EDGES[m]
     fa = fill(ones & a, ones)
     if fa & b:
         info = (Outcome(m, "connection", f"{names[m]} connected their edges"), False)
-        _set(state, "_info", info)
+        _s_info(state, info)
         return info
     common = state.common
     reserves = state.reserves
@@ -512,7 +498,7 @@ def _analyse(state: XoBoState) -> tuple[Outcome | None, bool]:
             elif not reserves[m]:
                 outcome = Outcome(t, "exhaustion", f"{names[m]} has no cube left to place")
         elif not reserves[t]:
-            others: list = []
+            others: list[XoBoMove] = []
             if voyna:
                 _gen_stacks(ones, state.game.stack_three, others)
             if not others and state.stacks:
@@ -522,5 +508,5 @@ def _analyse(state: XoBoState) -> tuple[Outcome | None, bool]:
                     m, "exhaustion", f"{names[t]} cannot play: no cube, no stack to use"
                 )
     info = (outcome, voyna and outcome is None)
-    _set(state, "_info", info)
+    _s_info(state, info)
     return info
