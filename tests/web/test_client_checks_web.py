@@ -59,6 +59,11 @@ def _use_volo(page) -> None:
 
 
 def _use_voldetour(page) -> None:
+    # turning the board round adds a half turn to the 3D view and turns the map
+    iso = page.get_by_test_id("vd-iso")
+    turned = (int(iso.get_attribute("data-rotation")) + 2) % 4
+    page.get_by_test_id("toggle-flip").click()
+    expect(iso).to_have_attribute("data-rotation", str(turned))
     page.click("[data-testid=vd-take-B112]")
     page.hover('.vd-map [data-cell="b3"]')
     page.click("[data-testid=vd-rotate-right]")

@@ -1,0 +1,104 @@
+// Voldétour board: the tray under the views — the pieces you may take, the Lord, "End
+// turn", "Pass", the orientations of the selected piece — and the hint line.  The buttons
+// call the board's actions (`act`: reset, selectPiece, toggleLord, orient,
+// nextOrientation, send).  Part of games/voldetour.js.
+
+import { clear, el } from "../ui.js";
+import { ARROWS, DIR_WORDS } from "./voldetour.geometry.js";
+import { currentGroup, groupsFor, selectedPiece } from "./voldetour.model.js";
+
+function pieceLabel(view, piece) {
+  if (piece.kind === "block") {
+    const size = view.board.blocks.find((b) => b.name === piece.name);
+    const dims = size ? size.size.join("×") : piece.name;
+    return piece.from ? `Block ${dims} on ${piece.from.anchor}` : `Block ${dims}`;
+  }
+  return piece.from ? `Stair on ${piece.from.anchor}` : `Stair (${view.reserves[view.turn.player].stairs} left)`;
+}
+
+function orientationLabel(orientation) {
+  if (ARROWS[orientation]) return orientation === "u" ? "⇅ nested" : `${ARROWS[orientation]} ${orientation.toUpperCase()}`;
+  return orientation.replace(/x/g, "×");
+}
+
+export function drawTray(st, tray, act) {
+  const { view, legal, sel, moves } = st;
+  clear(tray);
+  const hint = el("div", { class: "vd-hint", "data-testid": "vd-hint", role: "status" });
+  if (!legal || !view || view.outcome) {
+    hint.textContent = view && view.outcome ? view.outcome.message || "" : "";
+    tray.append(hint);
+    return;
+  }
+  const hand = view.turn.hand;
+  const row = el("div", { class: "vd-row vd-pieces" });
+  if (hand && moves.puts.length) {
+    row.append(el("span", { class: "vd-label" }, "In hand:"),
+      el("button", { type: "button", class: "selected", "data-testid": "vd-hand",
+        onclick: () => act.reset() }, pieceLabel(view, hand)));
+  } else if (moves.takes.length) {
+    row.append(el("span", { class: "vd-label" }, "Pieces:"));
+    for (const mv of moves.takes) {
+      const chosen = sel && sel.type === "piece" && sel.key === mv.notation;
+      row.append(el("button", {
+        type: "button",
+        class: chosen ? "selected" : "",
+        "data-testid": `vd-take-${mv.notation}`,
+        "data-piece": mv.piece.id,
+        title: mv.notation,
+        onclick: () => (chosen ? act.reset() : act.selectPiece(mv.notation)),
+      }, pieceLabel(view, mv.piece)));
+    }
+  }
+  if (moves.lords.size) {
+    row.append(el("button", {
+      type: "button",
+      class: sel && sel.type === "lord" ? "selected" : "",
+      "data-testid": "vd-lord",
+      onclick: () => act.toggleLord(),
+    }, "Lord"));
+  }
+  if (moves.end) {
+    row.append(el("button", { type: "button", "data-testid": "vd-end", onclick: () => act.send(moves.end.notation) }, "End turn"));
+  }
+  if (moves.pass) {
+    row.append(el("button", { type: "button", "data-testid": "vd-pass", onclick: () => act.send(moves.pass.notation) }, "Pass"));
+  }
+  if (row.childNodes.length) tray.append(row);
+  if (sel && sel.type === "piece") {
+    const groups = groupsFor(st, sel.key);
+    const orow = el("div", { class: "vd-row vd-orients" }, el("span", { class: "vd-label" }, "Orientation:"));
+    for (const g of groups) {
+      orow.append(el("button", {
+        type: "button",
+        class: g.orientation === sel.orientation ? "selected" : "",
+        "data-testid": `vd-orient-${g.orientation}`,
+        title: ARROWS[g.orientation] ? DIR_WORDS[g.orientation] : `${g.orientation} (columns × rows × levels)`,
+        onclick: () => act.orient(g.orientation),
+      }, orientationLabel(g.orientation)));
+    }
+    if (groups.length > 1) {
+      orow.append(el("button", { type: "button", "data-testid": "vd-orient-next", title: "Next orientation (o)",
+        onclick: () => act.nextOrientation(1) }, "⟳ turn piece"));
+    }
+    if (sel.key !== "hand") {
+      orow.append(el("button", { type: "button", "data-testid": "vd-cancel", onclick: () => act.reset() }, "Cancel"));
+    }
+    tray.append(orow);
+    const g = currentGroup(st);
+    const n = g ? Object.keys(g.anchors).length : 0;
+    hint.textContent = `Click a highlighted square (${n}) to place the ${selectedPiece(st).kind}; `
+      + "the square is its corner with the lowest column and row.";
+  } else if (sel && sel.type === "lord") {
+    hint.textContent = `Click a highlighted square to move your Lord (${moves.lords.size} reachable).`;
+  } else if (hand) {
+    hint.textContent = "Place the piece in hand.";
+  } else {
+    const parts = [];
+    if (moves.takes.length) parts.push("choose a piece");
+    if (moves.lords.size) parts.push("click your Lord");
+    if (moves.end) parts.push("end your turn");
+    hint.textContent = parts.length ? `Your move: ${parts.join(", or ")}.` : "";
+  }
+  tray.append(hint);
+}
