@@ -17,7 +17,7 @@ Example::
     >>> import tablier.games
     >>> game = tablier.games.get("volo", board="mini")
     >>> state = game.initial_state()
-    >>> move = game.parse_move(state, "f6")
+    >>> move = game.parse_move(state, "e5")
     >>> state2 = state.apply(move)
     >>> state2.to_move
     1
