@@ -3,9 +3,11 @@
 Games are looked up by name and built with their options::
 
     >>> import tablier.games
-    >>> tablier.games.names()  # doctest: +SKIP
+    >>> tablier.games.names()
     ['voldetour', 'volo', 'xobo']
     >>> game = tablier.games.get("volo", board="mini")
+    >>> game.spec
+    'volo:board=mini,edition=current,setup=nests,supply=50'
 
 Where games come from, first match wins:
 
