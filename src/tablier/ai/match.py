@@ -13,7 +13,7 @@ played once with each colour.  The record of a game (one JSON line of a
 results file)::
 
     {"index": 0, "game": "volo:board=mini,...", "first": "hard", "second": "random",
-     "a_first": true, "opening": 2, "moves": ["f6", "b2", ...], "result": "1-0",
+     "a_first": true, "opening": 2, "moves": ["e5", "d4", ...], "result": "1-0",
      "winner": 0, "reason": "flock", "score_a": 1.0, "plies": 41, "seconds": 3.2,
      "think_a": {"mean": 0.9, "max": 1.8}, "think_b": {"mean": 0.0, "max": 0.0}}
 

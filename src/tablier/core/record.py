@@ -7,21 +7,34 @@ reason.  It reads and writes two formats, described in ``docs/records.md``:
 
 Text::
 
+    >>> from tablier.games import get
+    >>> record = Record.from_moves(
+    ...     get("volo", board="mini"),
+    ...     ["e5", "d4", "g4", "h7"],
+    ...     comments=[None, "a quiet start"],
+    ...     tags={"First": "Ann", "Second": "Bob", "Date": "2026.11.22"},
+    ...     result="1-0",
+    ...     reason="resignation",
+    ... )
+    >>> print(record.to_text(), end="")
     [Game "volo"]
-    [Options "board=mini,edition=current,supply=50"]
+    [Options "board=mini,edition=current,setup=nests,supply=50"]
     [First "Ann"]
     [Second "Bob"]
     [Date "2026.11.22"]
     [Result "1-0"]
-    [Reason "flock"]
-
-    1. f6 ; b2 {a quiet start}
-    2. f7 ; c3
+    [Reason "resignation"]
+    <BLANKLINE>
+    1. e5 ; d4 {a quiet start}
+    2. g4 ; h7
     1-0
 
 JSON: ``{"format": 1, "game": "volo", "options": {...}, "tags": {...},
-"position": null, "moves": [{"move": "f6", "comment": null}, ...],
-"result": "1-0", "reason": "flock"}``.
+"position": null, "moves": [{"move": "e5", "comment": null}, ...],
+"result": "1-0", "reason": "resignation"}``. Both read back to the same record::
+
+    >>> Record.from_text(record.to_text()) == record == Record.from_json(record.to_json())
+    True
 
 Loading (:meth:`Record.from_text`, :meth:`Record.from_json`,
 :meth:`Record.load`) replays every decision through ``game.parse_move`` and
