@@ -27,8 +27,10 @@ from ...core.errors import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    quote,
 )
 from ...core.game import Move, State
+from ...core.position import parse_int
 from .pieceset import DIR_NAMES
 from .rules import BLOCK, FROM_RESERVE, PLAYER_NAMES, STAIR, VState
 
@@ -37,13 +39,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["parse_move", "parse_position_body", "read_move"]
 
-_CELL = r"([a-z]\d{1,2})"
-_TAKE_BLOCK = re.compile(r"^b([0-9a-z]+)$")
-_LEVEL = r"(?:\+(\d))?"
-_PUT_BLOCK = re.compile(r"^b([0-9a-z]+)@" + _CELL + _LEVEL + r":(\d)x(\d)x(\d)$")
-_TAKE_STAIR = re.compile(r"^s" + _CELL + r"?$")
-_PUT_STAIR = re.compile(r"^s@" + _CELL + _LEVEL + r":([nesw]|u)$")
-_LORD = re.compile(r"^l([a-z0-9-]+)$")
+_CELL = r"([a-z][0-9]{1,2})"
+_TAKE_BLOCK = re.compile(r"^b([0-9a-z]+)$", re.ASCII)
+_LEVEL = r"(?:\+([0-9]))?"
+_PUT_BLOCK = re.compile(r"^b([0-9a-z]+)@" + _CELL + _LEVEL + r":([0-9])x([0-9])x([0-9])$", re.ASCII)
+_TAKE_STAIR = re.compile(r"^s" + _CELL + r"?$", re.ASCII)
+_PUT_STAIR = re.compile(r"^s@" + _CELL + _LEVEL + r":([nesw]|u)$", re.ASCII)
+_LORD = re.compile(r"^l([a-z0-9-]+)$", re.ASCII)
+_REP_KEY = re.compile(r"[0-9a-f]{1,16}", re.ASCII)
 
 _HELP = (
     "write a take (B123, S, Sc4), a put (B123@c3:2x1x3, S@c4:n, S@c4:u), "
@@ -56,7 +59,9 @@ def _cell(game: Voldetour, text: str, what: str = "square") -> int:
     if i is None:
         ps = game.pieceset
         last = chr(ord("a") + ps.width - 1)
-        raise InvalidMoveError(f"{text!r} is not a {what} of the board (a1 to {last}{ps.height})")
+        raise InvalidMoveError(
+            f"{quote(text)} is not a {what} of the board (a1 to {last}{ps.height})"
+        )
     return i
 
 
@@ -64,7 +69,9 @@ def _block_kind(game: Voldetour, name: str) -> int:
     k = game.pieceset.block_index(name)
     if k is None:
         names = ", ".join("B" + b.name for b in game.pieceset.blocks)
-        raise InvalidMoveError(f"there is no block B{name} in this set (blocks: {names})")
+        raise InvalidMoveError(
+            f"there is no block {quote('B' + name)} in this set (blocks: {names})"
+        )
     return k
 
 
@@ -78,9 +85,12 @@ def read_move(game: Voldetour, text: str) -> tuple:
     """
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move is text, not {type(text).__name__}")
-    t = re.sub(r"\s+", "", text).lower()
+    t = re.sub(r"\s+", "", text)
     if not t:
         raise InvalidMoveError("empty move: " + _HELP)
+    if not t.isascii():
+        raise InvalidMoveError(f"cannot read {quote(text)}: {_HELP}, in ASCII letters")
+    t = t.lower()
     if t == "end":
         return ("E",)
     if t == "pass":
@@ -105,9 +115,9 @@ def read_move(game: Voldetour, text: str) -> tuple:
     if m:
         cells = [_cell(game, c) for c in m.group(1).split("-") if c]
         if not cells or m.group(1).startswith("-") or "--" in m.group(1):
-            raise InvalidMoveError(f"cannot read the Lord's path {text!r}: {_HELP}")
+            raise InvalidMoveError(f"cannot read the Lord's path {quote(text)}: {_HELP}")
         return ("L", cells)
-    raise InvalidMoveError(f"cannot read {text!r}: {_HELP}")
+    raise InvalidMoveError(f"cannot read {quote(text)}: {_HELP}")
 
 
 def parse_move(game: Voldetour, state: State, text: str) -> Move:
@@ -333,18 +343,15 @@ def parse_position_body(game: Voldetour, body: str) -> VState:
         key, sep, value = word.partition("=")
         key = key.lower()
         if not sep or key not in ("turn", "lords", "black", "white", "do", "hand", "passes", "rep"):
-            raise InvalidPositionError(f"cannot read {word!r} in the position")
+            raise InvalidPositionError(f"cannot read {quote(word)} in the position")
         if key in fields:
             raise InvalidPositionError(f"{key}= is given twice")
         fields[key] = value
     for need in ("turn", "black", "white"):
         if need not in fields:
             raise InvalidPositionError(f"the position lacks {need}=")
-    try:
-        turn = int(fields["turn"])
-        passes = int(fields.get("passes", "0"))
-    except ValueError:
-        raise InvalidPositionError("turn= and passes= are whole numbers") from None
+    turn = parse_int(fields["turn"], "turn=")
+    passes = parse_int(fields.get("passes", "0"), "passes=")
     if turn < 1 or not 0 <= passes <= 2:
         raise InvalidPositionError("turn starts at 1 and passes is 0, 1 or 2")
     p = (turn - 1) & 1
@@ -388,10 +395,10 @@ def parse_position_body(game: Voldetour, body: str) -> VState:
     if "rep" in fields:
         if not game.repetition:
             raise InvalidPositionError("rep= needs the repetition option")
-        try:
-            history = tuple(int(h, 16) for h in fields["rep"].split("."))
-        except ValueError:
-            raise InvalidPositionError("rep= lists hexadecimal keys joined by dots") from None
+        keys = fields["rep"].split(".")
+        if not all(_REP_KEY.fullmatch(h) for h in keys):
+            raise InvalidPositionError("rep= lists hexadecimal keys joined by dots")
+        history = tuple(int(h, 16) for h in keys)
     state = VState(
         game,
         tuple(blocks),
@@ -413,7 +420,7 @@ def parse_position_body(game: Voldetour, body: str) -> VState:
 def _pos_cell(game: Voldetour, text: str) -> int:
     i = game.pieceset.grid.parse_label(text)
     if i is None:
-        raise InvalidPositionError(f"{text!r} is not a square of the board")
+        raise InvalidPositionError(f"{quote(text)} is not a square of the board")
     return i
 
 
@@ -422,7 +429,7 @@ def _pos_piece(game: Voldetour, item: str) -> tuple[str, tuple]:
     try:
         parsed = read_move(game, item)
     except InvalidMoveError as exc:
-        raise InvalidPositionError(f"cannot read the piece {item!r}: {exc}") from None
+        raise InvalidPositionError(f"cannot read the piece {quote(item)}: {exc}") from None
     ps = game.pieceset
     if parsed[0] == "PB":
         _, k, dims, a, level = parsed
@@ -438,7 +445,7 @@ def _pos_piece(game: Voldetour, item: str) -> tuple[str, tuple]:
         if how != "u":
             return "S", (a, z, DIR_NAMES.index(how), 0)
         return "S", (a, z, -1, 1)  # direction taken from the stair it nests on
-    raise InvalidPositionError(f"{item!r} is not a piece on the board (e.g. B111@c3:1x1x1)")
+    raise InvalidPositionError(f"{quote(item)} is not a piece on the board (e.g. B111@c3:1x1x1)")
 
 
 def _pos_hand(game: Voldetour, text: str, p: int, blocks: list, done: int) -> tuple:
