@@ -404,7 +404,7 @@ class Record:
             i += 1
         movetext = "\n".join(lines[i:])
         if "Game" not in tags:
-            raise RecordError("the record has no [Game \"...\"] tag")
+            raise RecordError('the record has no [Game "..."] tag')
         game = _game_from(tags.pop("Game"), tags.pop("Options", None))
         result = tags.pop("Result", "*").strip()
         if result not in RESULTS:
@@ -413,9 +413,7 @@ class Record:
         position = tags.pop("Position", None)
         decisions, token = _parse_movetext(movetext, first_line=i + 1)
         if token is not None and token != result:
-            raise RecordError(
-                f"the movetext ends with {token} but the Result tag says {result}"
-            )
+            raise RecordError(f"the movetext ends with {token} but the Result tag says {result}")
         record = cls(game, tuple(decisions), tags, position, result, reason)
         return record._canonical()
 
@@ -699,8 +697,7 @@ def _parse_movetext(text: str, first_line: int = 1) -> tuple[list[Decision], str
             if not separated and decisions:
                 # e.g. "take 1 {c} take 2": text after a comment needs a ';'
                 raise RecordError(
-                    f"after the move {quote(decisions[-1].move)}: "
-                    f"missing ';' before {quote(words)}"
+                    f"after the move {quote(decisions[-1].move)}: missing ';' before {quote(words)}"
                 )
             if _RESULT_AT_END.fullmatch(words) and words in RESULTS:
                 raise RecordError(f"result {words} in the middle of the moves")

@@ -75,9 +75,7 @@ def parse_move(game: Volo, state: VoloState, text: str) -> VoloMove:
     if not m:
         raise InvalidMoveError(f"cannot read {quote(text.strip())}: {_HELP}")
     if m["b"] and not m["to"]:
-        raise InvalidMoveError(
-            f"{quote(text.strip())}: a line needs a destination, as in e5:e7-f6"
-        )
+        raise InvalidMoveError(f"{quote(text.strip())}: a line needs a destination, as in e5:e7-f6")
     cells = {k: _cell(game, m[k]) for k in ("a", "b", "to", "keep") if m[k]}
     if state.outcome is not None:
         raise GameOverError(f"the game is over: {state.outcome.message}")

@@ -285,9 +285,7 @@ def parse_position_body(game: XoBo, body: str) -> XoBoState:
             on_board += h
     side = fields[1].lower()
     if side not in _SIDES:
-        raise InvalidPositionError(
-            f"the side to move must be 'ns' or 'ew', not {quote(fields[1])}"
-        )
+        raise InvalidPositionError(f"the side to move must be 'ns' or 'ew', not {quote(fields[1])}")
     parts = fields[2].split("/")
     if len(parts) != 3 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
         raise InvalidPositionError(
