@@ -166,3 +166,26 @@ def test_voldetour_typed_moves_read_before_confirm(live_server, new_page):
     box.press("Enter")
     expect(error).to_contain_text("is not a legal move in this position. Legal moves like it: B1")
     expect_ply(page, 5)
+
+
+def test_xobo_typed_voyna_mark(live_server, new_page):
+    # North-South's column e1-e7 and East-West's scattered cubes: e8 would announce voyna
+    made = create_game(live_server, "xobo", mode="local")
+    _play(live_server, made, ["e1", "a2", "e2", "a4", "e3", "a6", "e4", "a8", "e5", "c2",
+                              "e6", "c4", "e7", "c6"])
+    page = new_page()
+    open_seat(page, live_server, made["id"], made["tokens"]["both"])
+    box = page.get_by_test_id("move-input")
+    error = page.get_by_test_id("move-error")
+    # the mark announcing voyna on a move that announces nothing: refused, text kept
+    box.fill("a9 (v)")
+    box.press("Enter")
+    expect(error).to_contain_text("a9 (v) is not a legal move in this position")
+    expect(box).to_have_value("a9 (v)")
+    # the mark may be left out: e8 is confirmed as the move list writes it
+    box.fill("e8")
+    box.press("Enter")
+    expect(page.get_by_test_id("pending-move")).to_have_text("e8 (v)")
+    page.get_by_test_id("confirm-move").click()
+    expect_ply(page, 15)
+    expect(page.get_by_test_id("voyna-badge")).to_be_visible()

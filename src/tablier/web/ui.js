@@ -8,6 +8,10 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 function apply(node, attrs) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
+    if (key === "style") {
+      // an inline style attribute: the Content-Security-Policy would refuse it
+      throw new TypeError(`no inline style on <${node.tagName}>: use a class in a stylesheet`);
+    }
     if (key === "class") node.setAttribute("class", value);
     else if (key === "text") node.textContent = String(value);
     else if (key === "dataset") Object.assign(node.dataset, value);

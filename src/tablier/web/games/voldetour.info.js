@@ -13,10 +13,10 @@ export function infoPanel(v) {
     const res = v.reserves[p];
     const line = el("div", { class: "vd-player", "data-testid": `vd-reserve-${p}` });
     const mark = svg("svg", { width: 14, height: 14, viewBox: "0 0 14 14", "aria-hidden": "true" });
-    if (p === 0) mark.append(svg("circle", { cx: 7, cy: 7, r: 6, fill: "var(--side-0, #E69F00)", stroke: "#000" }));
+    if (p === 0) mark.append(svg("circle", { cx: 7, cy: 7, r: 6, fill: "var(--side0, #E69F00)", stroke: "#000" }));
     else {
-      mark.append(svg("circle", { cx: 7, cy: 7, r: 5, fill: "#fff", stroke: "var(--side-1, #0072B2)", "stroke-width": 2 }));
-      mark.append(svg("circle", { cx: 7, cy: 7, r: 2, fill: "var(--side-1, #0072B2)" }));
+      mark.append(svg("circle", { cx: 7, cy: 7, r: 5, fill: "#fff", stroke: "var(--side1, #0072B2)", "stroke-width": 2 }));
+      mark.append(svg("circle", { cx: 7, cy: 7, r: 2, fill: "var(--side1, #0072B2)" }));
     }
     const pattern = p === 0 ? "plain" : "striped";
     line.append(el("div", { class: "vd-player-name" }, mark, `${name} (${pattern} pieces)`));
