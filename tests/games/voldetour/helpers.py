@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from tablier.games.voldetour import Voldetour, VState
@@ -95,7 +96,7 @@ def built_position(game: Voldetour, rng: random.Random, pieces: int | None = Non
     turn = rng.randrange(1, 6 if on_tower else 40)
     state = VState(game, state.blocks, state.stairs, tuple(lords), turn)
     if game.repetition:
-        state.history = (state.repetition_key(),)
+        state = dataclasses.replace(state, history=(state.repetition_key(),))
     for _ in range(rng.randrange(3)):
         if state.outcome is not None:
             break

@@ -7,6 +7,7 @@ rendering in ``render.py`` and the web views in ``view.py``; this class ties the
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -126,11 +127,9 @@ class Voldetour(Game):
     def initial_state(self) -> VState:
         """Every construction piece in reserve, each Lord on its tower, Black to move."""
         ps = self.pieceset
-        state = VState(
-            self, (None,) * (2 * len(ps.blocks)), ((), ()), ps.towers, 1
-        )
+        state = VState(self, (None,) * (2 * len(ps.blocks)), ((), ()), ps.towers, 1)
         if self.repetition:
-            state.history = (state.repetition_key(),)
+            state = replace(state, history=(state.repetition_key(),))
         return state
 
     def position(

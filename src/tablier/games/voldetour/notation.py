@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import (
@@ -410,10 +411,10 @@ def parse_position_body(game: Voldetour, body: str) -> VState:
         passes,
         history,
     )
-    _check_state(game, state)
+    state = _check_state(game, state)
     if game.repetition and not history:
         start = VState(game, state.blocks, state.stairs, lords, turn)
-        state.history = (start.repetition_key(),)
+        state = replace(state, history=(start.repetition_key(),))
     return state
 
 
@@ -474,8 +475,8 @@ def _pos_hand(game: Voldetour, text: str, p: int, blocks: list, done: int) -> tu
     return ("B", k, prev)
 
 
-def _check_state(game: Voldetour, state: VState) -> None:
-    """Check the 3D position of a parsed state (and fill in nested stairs' directions).
+def _check_state(game: Voldetour, state: VState) -> VState:
+    """Check the 3D position of a parsed state; return it with nested stairs' directions filled.
 
     Every piece must lie on the board, off the towers, within the towers'
     height, without overlapping another, resting on the board or on flat
@@ -552,7 +553,7 @@ def _check_state(game: Voldetour, state: VState) -> None:
         for a, z, _d, inv in stairs_out[side]:
             if not inv and z > 0 and not full[z - 1] >> a & 1:
                 raise InvalidPositionError(f"the stair at {grid.label(a)} floats")
-    state.stairs = (tuple(sorted(stairs_out[0])), tuple(sorted(stairs_out[1])))
+    state = replace(state, stairs=(tuple(sorted(stairs_out[0])), tuple(sorted(stairs_out[1]))))
     b = state.board
     for p in (0, 1):
         if b.height(state.lords[p]) is None:
@@ -566,9 +567,8 @@ def _check_state(game: Voldetour, state: VState) -> None:
             raise InvalidPositionError("a stair in hand, but none is left")
         prev = hand[2] if hand[0] == "B" else hand[1]
         if prev is not None:
-            state.hand = _check_prev(game, state, hand, prev)
-    state._board = None
-    state._hash = None
+            state = replace(state, hand=_check_prev(game, state, hand, prev))
+    return state
 
 
 def _check_prev(game: Voldetour, state: VState, hand: tuple, prev: tuple) -> tuple:

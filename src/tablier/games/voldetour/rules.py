@@ -30,10 +30,11 @@ A turn is a sequence of decisions by the same player (see ``docs/rules/voldetour
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import Move, Outcome, State
-from .pieceset import DIR_NAMES, PieceSet, load_set
+from ...core.game import Move, Outcome, State, frozen_state, slot_setters
+from .pieceset import DIR_NAMES, Orientation, PieceSet, load_set
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Voldetour
@@ -48,11 +49,20 @@ BLOCK, STAIR, FROM_RESERVE = 1, 2, 4
 
 _UNSET: Any = object()
 
+#: A block on the board: ``(orientation id, anchor square, level)``.
+BlockPlace = tuple[int, int, int]
+#: A stair on the board: ``(square, level, direction, upside_down)`` (upside_down 0 or 1).
+StairPlace = tuple[int, int, int, int]
+#: Per player, the sorted placements of their stairs on the board.
+Stairs = tuple[tuple[StairPlace, ...], tuple[StairPlace, ...]]
+#: The piece in hand: ``("B", kind, BlockPlace | None)`` or ``("S", StairPlace | None)``.
+Hand = tuple[Any, ...]
+
 
 _KINDS = {"T": "take", "P": "put", "L": "lord", "E": "end", "X": "pass"}
 
 
-class VMove(tuple, Move):
+class VMove(tuple[Any, ...], Move):
     """One Voldetour decision: a tuple (its key) whose ``str()`` gives its notation.
 
     Keys: ``("T", "B", k)`` take block kind ``k``; ``("T", "S", None)`` take a
@@ -68,7 +78,7 @@ class VMove(tuple, Move):
     _ps: PieceSet
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         """The decision as a plain tuple (see the class docstring)."""
         return tuple(self)
 
@@ -80,7 +90,7 @@ class VMove(tuple, Move):
     def __repr__(self) -> str:
         return f"<VMove {self}>"
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, tuple[str, tuple[Any, ...]]]:
         return (_rebuild_move, (self._ps.name, tuple(self)))
 
     def __str__(self) -> str:
@@ -89,7 +99,8 @@ class VMove(tuple, Move):
         tag = key[0]
         if tag == "T":
             if key[1] == "B":
-                return "B" + ps.blocks[key[2]].name
+                k: int = key[2]
+                return "B" + ps.blocks[k].name
             return "S" if key[2] is None else "S" + label(key[2][0])
         if tag == "P":
             if key[1] == "B":
@@ -104,10 +115,10 @@ class VMove(tuple, Move):
 
 
 _MOVE_CLASSES: dict[int, type[VMove]] = {}
-_PUT_TABLES: dict[int, tuple] = {}
+_PUT_TABLES: dict[int, tuple[list[Any], list[Any]]] = {}
 
 
-def put_tables(ps: PieceSet) -> tuple[list, list]:
+def put_tables(ps: PieceSet) -> tuple[list[Any], list[Any]]:
     """Premade put moves of piece set ``ps`` (moves are immutable, so shared).
 
     ``blocks[oid][z][a]`` is the move putting that orientation at anchor ``a``
@@ -129,7 +140,7 @@ def put_tables(ps: PieceSet) -> tuple[list, list]:
             ]
             for o in ps.orientations
         ]
-        stairs = [
+        stairs: list[list[Any]] = [
             [[[mk(("P", "S", a, z, d, i)) for a in range(size)] for i in (0, 1)] for d in range(4)]
             for z in range(H)
         ]
@@ -139,7 +150,7 @@ def put_tables(ps: PieceSet) -> tuple[list, list]:
     return got
 
 
-def _rebuild_move(set_name: str, key: tuple) -> VMove:
+def _rebuild_move(set_name: str, key: tuple[Any, ...]) -> VMove:
     """Unpickle a move: its piece set by name, then the key."""
     return move_class(load_set(set_name))(key)
 
@@ -167,7 +178,24 @@ class Board:
 
     __slots__ = ("blk", "flat", "full", "inv", "lflat", "lordmask", "occ", "place", "slope", "up")
 
-    def __init__(self, ps: PieceSet, blocks: tuple, stairs: tuple, lords: tuple[int, int]) -> None:
+    blk: list[int]
+    up: list[list[int]]
+    inv: list[int]
+    occ: list[int]
+    full: list[int]
+    flat: list[int]
+    lflat: list[int]
+    place: list[int]
+    slope: list[list[int]]
+    lordmask: int
+
+    def __init__(
+        self,
+        ps: PieceSet,
+        blocks: tuple[BlockPlace | None, ...],
+        stairs: Stairs,
+        lords: tuple[int, int],
+    ) -> None:
         H = ps.tower_height
         ori = _orients(ps)
         blk = [0] * H
@@ -190,14 +218,26 @@ class Board:
 
     @classmethod
     def from_masks(
-        cls, ps: PieceSet, blk: list, up: list, inv: list, lords: tuple[int, int]
+        cls,
+        ps: PieceSet,
+        blk: list[int],
+        up: list[list[int]],
+        inv: list[int],
+        lords: tuple[int, int],
     ) -> Board:
         """A board from its block, upright-stair and nested-stair masks per level."""
         b = cls.__new__(cls)
         b._derive(ps, blk, up, inv, lords)
         return b
 
-    def _derive(self, ps: PieceSet, blk: list, up: list, inv: list, lords: tuple) -> None:
+    def _derive(
+        self,
+        ps: PieceSet,
+        blk: list[int],
+        up: list[list[int]],
+        inv: list[int],
+        lords: tuple[int, int],
+    ) -> None:
         H = ps.tower_height
         occ = [blk[z] | up[z][0] | up[z][1] | up[z][2] | up[z][3] for z in range(H)]
         full = [blk[z] | inv[z] for z in range(H)]
@@ -216,7 +256,7 @@ class Board:
         self.slope = [[up[z][d] & ~inv[z] for d in range(4)] for z in range(H)]
         self.lordmask = lordmask
 
-    def with_block(self, ps: PieceSet, pl: tuple, add: bool) -> Board:
+    def with_block(self, ps: PieceSet, pl: BlockPlace, add: bool) -> Board:
         """This board with the block placed at ``pl`` added (or removed)."""
         oid, a, z = pl
         o = _orients(ps)[oid]
@@ -226,7 +266,7 @@ class Board:
             blk[lev] = blk[lev] | fp if add else blk[lev] & ~fp
         return Board.from_masks(ps, blk, self.up, self.inv, self._lords(ps))
 
-    def with_stair(self, ps: PieceSet, st: tuple, add: bool) -> Board:
+    def with_stair(self, ps: PieceSet, st: StairPlace, add: bool) -> Board:
         """This board with the stair placed at ``st`` added (or removed)."""
         a, z, d, i = st
         bit = 1 << a
@@ -255,17 +295,17 @@ class Board:
         return None
 
 
-_ORIENTS: dict[int, tuple] = {}
+_ORIENTS: dict[int, tuple[Orientation, ...]] = {}
 
 
-def _orients(ps: PieceSet) -> tuple:
+def _orients(ps: PieceSet) -> tuple[Orientation, ...]:
     got = _ORIENTS.get(id(ps))
     if got is None:
         got = _ORIENTS[id(ps)] = ps.orientations
     return got
 
 
-def anchors(place: int, o: Any) -> int:
+def anchors(place: int, o: Orientation) -> int:
     """Anchors where orientation ``o`` rests at the level whose free flat tops are ``place``."""
     m = place & o.anchors
     for off in o.offsets:
@@ -275,7 +315,8 @@ def anchors(place: int, o: Any) -> int:
     return m
 
 
-class VState(State):
+@frozen_state
+class VState(State[VMove]):
     """An immutable Voldetour position (see the module docstring for the model).
 
     Fields: ``blocks`` (per player, per block kind: ``None`` in reserve or in
@@ -287,53 +328,29 @@ class VState(State):
     ``("S", previous placement or None)``), ``passes`` (consecutive passes),
     ``history`` (repetition keys since the last irreversible action, only
     with the ``repetition`` option).
+
+    A frozen slotted dataclass (:func:`~tablier.core.game.frozen_state`):
+    assigning an attribute raises :class:`dataclasses.FrozenInstanceError`;
+    ``dataclasses.replace`` gives a changed copy.
     """
 
-    __slots__ = (
-        "_board",
-        "_hash",
-        "_index",
-        "_moves",
-        "_outcome",
-        "blocks",
-        "done",
-        "game",
-        "hand",
-        "history",
-        "lords",
-        "passes",
-        "stairs",
-        "turn",
-    )
+    game: Voldetour
+    blocks: tuple[BlockPlace | None, ...]
+    stairs: Stairs
+    lords: tuple[int, int]
+    turn: int
+    done: int = 0
+    hand: Hand | None = None
+    passes: int = 0
+    history: tuple[int, ...] = ()
+    # worked out on demand (apply_unchecked hands the next state its board)
+    _board: Board | None = field(default=None, init=False)
+    _moves: list[VMove] | None = field(default=None, init=False)
+    _index: dict[tuple[Any, ...], VMove] | None = field(default=None, init=False)
+    _outcome: Outcome | None = field(default=_UNSET, init=False)
+    _hash: int | None = field(default=None, init=False)
 
-    def __init__(
-        self,
-        game: Voldetour,
-        blocks: tuple,
-        stairs: tuple,
-        lords: tuple[int, int],
-        turn: int,
-        done: int = 0,
-        hand: tuple | None = None,
-        passes: int = 0,
-        history: tuple = (),
-    ) -> None:
-        self.game = game
-        self.blocks = blocks
-        self.stairs = stairs
-        self.lords = lords
-        self.turn = turn
-        self.done = done
-        self.hand = hand
-        self.passes = passes
-        self.history = history
-        self._board = None
-        self._moves = None
-        self._index = None
-        self._outcome = _UNSET
-        self._hash = None
-
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[VState], tuple[Any, ...]]:
         return (
             VState,
             (
@@ -356,7 +373,7 @@ class VState(State):
         """Black (0) plays the odd turns, White (1) the even ones."""
         return (self.turn - 1) & 1
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[Any, ...]:
         return (
             self.blocks,
             self.stairs,
@@ -372,23 +389,29 @@ class VState(State):
         return isinstance(other, VState) and other.game == self.game and other._key() == self._key()
 
     def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(self._key())
-        return self._hash
+        h = self._hash
+        if h is None:
+            h = hash(self._key())
+            _s_hash(self, h)
+        return h
 
     @property
     def board(self) -> Board:
         """The derived bitboards of this position (computed once)."""
-        if self._board is None:
-            self._board = Board(self.game.pieceset, self.blocks, self.stairs, self.lords)
-        return self._board
+        b = self._board
+        if b is None:
+            b = Board(self.game.pieceset, self.blocks, self.stairs, self.lords)
+            _s_board(self, b)
+        return b
 
     @property
     def outcome(self) -> Outcome | None:
         """Win on the enemy tower, loss by staying, or a draw (passes, repetition, limit)."""
-        if self._outcome is _UNSET:
-            self._outcome = self._compute_outcome()
-        return self._outcome
+        outcome = self._outcome
+        if outcome is _UNSET:
+            outcome = self._compute_outcome()
+            _s_outcome(self, outcome)
+        return outcome
 
     def _compute_outcome(self) -> Outcome | None:
         ps = self.game.pieceset
@@ -431,18 +454,21 @@ class VState(State):
 
     # -- move generation ------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> list[VMove]:
         """Every legal decision, in a fixed order; empty once the game is over."""
-        if self._moves is None:
-            self._moves = [] if self.outcome is not None else self._generate()
-        return list(self._moves)
+        moves = self._moves
+        if moves is None:
+            moves = [] if self.outcome is not None else self._generate()
+            _s_moves(self, moves)
+        return list(moves)
 
-    def move_index(self) -> dict[tuple, VMove]:
+    def move_index(self) -> dict[tuple[Any, ...], VMove]:
         """The legal decisions by key (computed once; used to read notation)."""
-        if self._index is None:
-            self.legal_moves()
-            self._index = {m: m for m in self._moves}  # type: ignore[union-attr]
-        return self._index
+        index = self._index
+        if index is None:
+            index = {m: m for m in self.legal_moves()}
+            _s_index(self, index)
+        return index
 
     def _generate(self) -> list[VMove]:
         ps = self.game.pieceset
@@ -480,9 +506,9 @@ class VState(State):
                 if self._stair_fits(b, None, ~(1 << st[0])):
                     moves.append(mk(("T", "S", st)))
                     continue
-                stairs = list(self.stairs)
-                stairs[p] = mine[:j] + mine[j + 1 :]
-                b2 = Board(ps, self.blocks, tuple(stairs), self.lords)
+                rest = mine[:j] + mine[j + 1 :]
+                stairs = (rest, self.stairs[1]) if p == 0 else (self.stairs[0], rest)
+                b2 = Board(ps, self.blocks, stairs, self.lords)
                 if self._stair_fits(b2, st):
                     moves.append(mk(("T", "S", st)))
         for path in self.lord_paths(b).values():
@@ -493,7 +519,7 @@ class VState(State):
             moves.append(mk(("X",)))
         return moves
 
-    def _block_fits(self, b: Board, k: int, prev: tuple | None, avoid: int) -> bool:
+    def _block_fits(self, b: Board, k: int, prev: BlockPlace | None, avoid: int) -> bool:
         """Whether block kind ``k`` has a placement other than ``prev``, its
         footprint clear of the squares of ``avoid``."""
         H = self.game.pieceset.tower_height
@@ -510,7 +536,7 @@ class VState(State):
                     return True
         return False
 
-    def _stair_fits(self, b: Board, prev: tuple | None, keep: int = -1) -> bool:
+    def _stair_fits(self, b: Board, prev: StairPlace | None, keep: int = -1) -> bool:
         """Whether a stair has a placement other than ``prev`` on the squares of ``keep``."""
         H = self.game.pieceset.tower_height
         for z in range(H):
@@ -530,6 +556,7 @@ class VState(State):
         table_b, table_s = put_tables(ps)
         H = ps.tower_height
         hand = self.hand
+        assert hand is not None  # only called with a piece in hand
         moves: list[VMove] = []
         add = moves.append
         if hand[0] == "B":
@@ -569,7 +596,7 @@ class VState(State):
 
     # -- blocking ---------------------------------------------------------------------
 
-    def block_blocked(self, b: Board, pl: tuple) -> bool:
+    def block_blocked(self, b: Board, pl: BlockPlace) -> bool:
         """True when the block placed at ``pl`` cannot be moved (covered or enclosed)."""
         ps = self.game.pieceset
         oid, a, z = pl
@@ -590,7 +617,7 @@ class VState(State):
                     return False
         return True
 
-    def stair_blocked(self, b: Board, st: tuple) -> bool:
+    def stair_blocked(self, b: Board, st: StairPlace) -> bool:
         """True when the stair placed at ``st`` cannot be moved (covered or enclosed)."""
         ps = self.game.pieceset
         a, z, d, i = st
@@ -695,7 +722,7 @@ class VState(State):
 
     # -- applying -----------------------------------------------------------------------
 
-    def apply_unchecked(self, move: Move) -> VState:
+    def apply_unchecked(self, move: VMove) -> VState:
         """The state after ``move`` (which must come from :meth:`legal_moves`).
 
         When this state's board is known, the next one's is updated from it
@@ -703,96 +730,71 @@ class VState(State):
         """
         key = move
         tag = key[0]
-        ps = self.game.pieceset
+        game = self.game
+        ps = game.pieceset
         p = self.to_move
         nb = len(ps.blocks)
         b = self._board
+        blocks, stairs, lords, turn = self.blocks, self.stairs, self.lords, self.turn
+        passes, history = self.passes, self.history
         if tag == "T":
             if key[1] == "B":
                 k = key[2]
-                pl = self.blocks[p * nb + k]
-                blocks = self.blocks
+                pl = blocks[p * nb + k]
                 if pl is not None:
                     lb = list(blocks)
                     lb[p * nb + k] = None
                     blocks = tuple(lb)
                     if b is not None:
                         b = b.with_block(ps, pl, False)
-                nxt = self._replace(blocks=blocks, hand=("B", k, pl))
+                hand: Hand = ("B", k, pl)
             else:
                 st = key[2]
-                stairs = self.stairs
                 if st is not None:
-                    ls = list(stairs)
-                    ls[p] = tuple(x for x in stairs[p] if x != st)
-                    stairs = tuple(ls)
+                    mine = tuple(x for x in stairs[p] if x != st)
+                    stairs = (mine, stairs[1]) if p == 0 else (stairs[0], mine)
                     if b is not None:
                         b = b.with_stair(ps, st, False)
-                nxt = self._replace(stairs=stairs, hand=("S", st))
-        elif tag == "P":
+                hand = ("S", st)
+            return _make(game, blocks, stairs, lords, turn, self.done, hand, passes, history, b)
+        if tag == "P":
+            held = self.hand
+            assert held is not None  # a put follows a take
             if key[1] == "B":
                 k = key[2]
-                lb = list(self.blocks)
-                pl = tuple(key[3:])
+                lb = list(blocks)
+                pl = (key[3], key[4], key[5])
                 lb[p * nb + k] = pl
-                fresh = FROM_RESERVE if self.hand[2] is None else 0
+                done = self.done | BLOCK | (FROM_RESERVE if held[2] is None else 0)
                 if b is not None:
                     b = b.with_block(ps, pl, True)
-                nxt = self._replace(blocks=tuple(lb), hand=None, done=self.done | BLOCK | fresh)
+                blocks = tuple(lb)
             else:
-                ls = list(self.stairs)
-                st = tuple(key[2:])
-                ls[p] = tuple(sorted((*self.stairs[p], st)))
-                fresh = FROM_RESERVE if self.hand[1] is None else 0
+                st = (key[2], key[3], key[4], key[5])
+                mine = tuple(sorted((*stairs[p], st)))
+                stairs = (mine, stairs[1]) if p == 0 else (stairs[0], mine)
+                done = self.done | STAIR | (FROM_RESERVE if held[1] is None else 0)
                 if b is not None:
                     b = b.with_stair(ps, st, True)
-                nxt = self._replace(stairs=tuple(ls), hand=None, done=self.done | STAIR | fresh)
-        elif tag == "L":
-            lords = (key[1][-1], self.lords[1]) if p == 0 else (self.lords[0], key[1][-1])
-            nxt = self._end_turn(lords=lords)
+            return _make(game, blocks, stairs, lords, turn, done, None, passes, history, b)
+        passes = 0
+        if tag == "L":
+            lords = (key[1][-1], lords[1]) if p == 0 else (lords[0], key[1][-1])
             if b is not None:
                 b = Board.from_masks(ps, b.blk, b.up, b.inv, lords)
         elif tag == "X":
-            nxt = self._end_turn(passes=self.passes + 1)
+            passes = self.passes + 1
+        if game.repetition:
+            # the player to move next is the other one: (turn + 1 - 1) & 1
+            rep = _repetition_key(turn & 1, lords, blocks, stairs)
+            history = (rep,) if self.done & FROM_RESERVE else (*history, rep)
         else:
-            nxt = self._end_turn()
-        nxt._board = b
-        return nxt
-
-    def _replace(self, **changes: Any) -> VState:
-        f = {
-            "blocks": self.blocks,
-            "stairs": self.stairs,
-            "lords": self.lords,
-            "turn": self.turn,
-            "done": self.done,
-            "hand": self.hand,
-            "passes": self.passes,
-            "history": self.history,
-        }
-        f.update(changes)
-        return VState(self.game, **f)
-
-    def _end_turn(self, lords: tuple[int, int] | None = None, passes: int = 0) -> VState:
-        lords = self.lords if lords is None else lords
-        history: tuple = ()
-        nxt = VState(self.game, self.blocks, self.stairs, lords, self.turn + 1, 0, None, passes)
-        if self.game.repetition:
-            key = nxt.repetition_key()
-            history = (key,) if self.done & FROM_RESERVE else (*self.history, key)
-            nxt.history = history
-        return nxt
+            history = ()
+        return _make(game, blocks, stairs, lords, turn + 1, 0, None, passes, history, b)
 
     def repetition_key(self) -> int:
         """A deterministic 64-bit key of the pieces, Lords and player to move."""
-        flat: list[int] = [self.to_move, *self.lords]
-        for pl in self.blocks:
-            flat.extend(pl if pl is not None else (-1, -1, -1))
-        for side in self.stairs:
-            flat.append(-2)
-            for st in side:
-                flat.extend(st)
-        return hash(tuple(flat)) & 0xFFFFFFFFFFFFFFFF
+        return _repetition_key(self.to_move, self.lords, self.blocks, self.stairs)
 
     # -- text -------------------------------------------------------------------------
 
@@ -844,3 +846,59 @@ class VState(State):
                 return "B" + ps.blocks[hand[1]].name
             return str(move_class(ps)(("P", "B", hand[1], *hand[2])))
         return "S" if hand[1] is None else str(move_class(ps)(("P", "S", *hand[1])))
+
+
+def _repetition_key(
+    to_move: int, lords: tuple[int, int], blocks: tuple[BlockPlace | None, ...], stairs: Stairs
+) -> int:
+    """The repetition key of a position (see :meth:`VState.repetition_key`)."""
+    flat: list[int] = [to_move, *lords]
+    for pl in blocks:
+        flat.extend(pl if pl is not None else (-1, -1, -1))
+    for side in stairs:
+        flat.append(-2)
+        for st in side:
+            flat.extend(st)
+    return hash(tuple(flat)) & 0xFFFFFFFFFFFFFFFF
+
+
+_new_state = object.__new__
+(
+    _s_game, _s_blocks, _s_stairs, _s_lords, _s_turn, _s_done, _s_hand, _s_passes, _s_history,
+    _s_board, _s_moves, _s_index, _s_outcome, _s_hash,
+) = slot_setters(
+    VState, "game", "blocks", "stairs", "lords", "turn", "done", "hand", "passes", "history",
+    "_board", "_moves", "_index", "_outcome", "_hash",
+)  # fmt: skip
+
+
+def _make(
+    game: Voldetour,
+    blocks: tuple[BlockPlace | None, ...],
+    stairs: Stairs,
+    lords: tuple[int, int],
+    turn: int,
+    done: int,
+    hand: Hand | None,
+    passes: int,
+    history: tuple[int, ...],
+    board: Board | None,
+) -> VState:
+    """``VState(...)`` without the dataclass ``__init__`` (``apply_unchecked``'s fast path),
+    given the board when it is already known."""
+    s: VState = _new_state(VState)
+    _s_game(s, game)
+    _s_blocks(s, blocks)
+    _s_stairs(s, stairs)
+    _s_lords(s, lords)
+    _s_turn(s, turn)
+    _s_done(s, done)
+    _s_hand(s, hand)
+    _s_passes(s, passes)
+    _s_history(s, history)
+    _s_board(s, board)
+    _s_moves(s, None)
+    _s_index(s, None)
+    _s_outcome(s, _UNSET)
+    _s_hash(s, None)
+    return s
