@@ -6,32 +6,55 @@
 # otherwise the tests that need them skip with a message (CI sets TABLIER_REQUIRE_BROWSER=1
 # and TABLIER_REQUIRE_POSTGRES=1, which turn those skips into failures).
 # A TABLIER_TEST_POSTGRES_URL already set is used as it is, and no cluster is started.
+# On a fresh machine the package lists are fetched first (apt-get update). Where a service
+# cannot be provided the script says so and goes on: the tests that need it skip, except in
+# CI, where TABLIER_REQUIRE_* make the script stop at once with the reason.
 set -euo pipefail
+
+required() {  # is the service ($1: BROWSER or POSTGRES) required (CI)?
+    local var="TABLIER_REQUIRE_$1"
+    [ "${!var:-}" = 1 ]
+}
+
+unavailable() {  # $1: BROWSER or POSTGRES, $2: what is wrong
+    if required "$1"; then
+        echo "test services: $2, and TABLIER_REQUIRE_$1=1 requires it" >&2
+        exit 1
+    fi
+    echo "test services: $2: the tests that need it will skip with a message" >&2
+}
 
 SUDO=""
 CAN_INSTALL=1
 if [ "$(id -u)" != 0 ]; then
     if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; else CAN_INSTALL=0; fi
 fi
+command -v apt-get >/dev/null 2>&1 || CAN_INSTALL=0
+
+have_postgres() { ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; }
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if [ -z "${TABLIER_TEST_POSTGRES_URL:-}" ]; then
-    ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+    have_postgres || need+=(postgresql)
 fi
-if [ "${#need[@]}" -gt 0 ]; then
-    if [ "$CAN_INSTALL" = 1 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "test services: installing ${need[*]} from Debian's packages"
-        $SUDO apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-            "${need[@]}" >/dev/null
-    else
-        echo "test services: ${need[*]} missing and cannot be installed here (no root, sudo or" \
-             "apt-get): the tests that need them will skip"
+if [ "${#need[@]}" -gt 0 ] && [ "$CAN_INSTALL" = 1 ]; then
+    echo "test services: installing ${need[*]} from Debian's packages"
+    # env: sudo drops DEBIAN_FRONTEND, and a package's questions (tzdata) would wait forever.
+    if ! { $SUDO apt-get update -qq &&
+           $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+               --no-install-recommends "${need[@]}" >/dev/null; }; then
+        echo "test services: apt-get could not install ${need[*]}" >&2
     fi
 fi
+why="not installed, and this user cannot install it (no root, password-less sudo or apt-get)"
+[ "$CAN_INSTALL" = 1 ] && why="not installed, and apt-get could not install it"
+command -v chromium >/dev/null 2>&1 || unavailable BROWSER "Chromium: $why"
+if [ -z "${TABLIER_TEST_POSTGRES_URL:-}" ] && ! have_postgres; then
+    unavailable POSTGRES "PostgreSQL: $why (or set TABLIER_TEST_POSTGRES_URL)"
+fi
 
-if [ -z "${TABLIER_TEST_POSTGRES_URL:-}" ] && ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+if [ -z "${TABLIER_TEST_POSTGRES_URL:-}" ] && have_postgres; then
     PGBIN="$(dirname "$(ls /usr/lib/postgresql/*/bin/postgres | sort -V | tail -1)")"
     PGPORT="${TABLIER_TEST_PGPORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
     PGDIR="$(mktemp -d /tmp/tablier-test-pg.XXXXXX)"
@@ -48,10 +71,14 @@ if [ -z "${TABLIER_TEST_POSTGRES_URL:-}" ] && ls /usr/lib/postgresql/*/bin/postg
         rm -rf "$PGDIR"
     }
     trap cleanup EXIT
-    as_pg "$PGBIN/initdb" -D "$PGDIR/data" -A trust -U tablier >/dev/null
-    as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w \
-        -o "-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1" start >/dev/null
-    export TABLIER_TEST_POSTGRES_URL="postgresql+psycopg://tablier@127.0.0.1:$PGPORT/postgres"
+    if as_pg "$PGBIN/initdb" -D "$PGDIR/data" -A trust -U tablier >"$PGDIR/initdb.log" 2>&1 &&
+       as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w \
+           -o "-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1" start >/dev/null 2>&1; then
+        export TABLIER_TEST_POSTGRES_URL="postgresql+psycopg://tablier@127.0.0.1:$PGPORT/postgres"
+    else
+        tail -n 5 "$PGDIR/initdb.log" "$PGDIR/log" 2>/dev/null >&2 || true
+        unavailable POSTGRES "PostgreSQL: the throwaway cluster did not start"
+    fi
 fi
 
 "$@"
