@@ -101,7 +101,10 @@ export class MoveInput {
       // checked before the confirm step: a wrong entry is refused at once, its text kept
       const ply = viewer.lastPly;
       const legal = await this.legalNow();
-      if (viewer.lastPly !== ply || !page.isMyTurn()) return;
+      if (viewer.lastPly !== ply || !page.isMyTurn()) {
+        this.showError("The position changed while your move was being checked: look again.");
+        return;
+      }
       if (legal) {
         const read = readTyped(notation, legal, viewer.board);
         if (read.error) {
