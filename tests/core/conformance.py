@@ -13,7 +13,7 @@ import random
 import re
 
 import pytest
-from toygame import Toy
+from toygame import PlainToy, Toy
 
 import tablier.games
 from tablier.core.errors import GameOverError, TablierError
@@ -31,7 +31,7 @@ def _option_id(options: dict) -> str:
 
 
 def game_params() -> list:
-    """``pytest.param(cls, options)`` for every registered game and example option set + toy."""
+    """``pytest.param(cls, options)`` for every registered game and option set + the toys."""
     params = []
     for name in tablier.games.names():
         try:
@@ -42,8 +42,9 @@ def game_params() -> list:
             continue
         for options in option_sets:
             params.append(pytest.param(cls, options, id=f"{name}-{_option_id(options)}"))
-    for options in Toy.example_options():
-        params.append(pytest.param(Toy, options, id=f"toy-{_option_id(options)}"))
+    for toy in (Toy, PlainToy):  # PlainToy: a game without options (spec = bare name)
+        for options in toy.example_options():
+            params.append(pytest.param(toy, options, id=f"{toy.name}-{_option_id(options)}"))
     return params
 
 

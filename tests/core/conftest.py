@@ -1,16 +1,18 @@
-"""Fixtures for the generic core tests: the toy game is registered for each test."""
+"""Fixtures for the generic core tests: the toy games are registered for each test."""
 
 from __future__ import annotations
 
 import pytest
-from toygame import Toy
+from toygame import PlainToy, Toy
 
 import tablier.games
 
 
 @pytest.fixture(autouse=True)
 def toy_registered():
-    """Register the toy game for the duration of a test."""
+    """Register the toy games for the duration of a test."""
     tablier.games.register(Toy)
+    tablier.games.register(PlainToy)
     yield Toy
     tablier.games.unregister(Toy.name)
+    tablier.games.unregister(PlainToy.name)

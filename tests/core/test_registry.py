@@ -45,7 +45,7 @@ def test_built_in_games_are_declared_entry_points() -> None:
 
 def test_built_ins_work_without_metadata(monkeypatch, fresh_entry_points) -> None:
     monkeypatch.setattr(metadata, "entry_points", lambda **kw: _points())
-    assert set(names()) == BUILT_IN | {"toy"}
+    assert set(names()) == BUILT_IN | {"toy", "plaintoy"}
     assert get("volo", board="mini").name == "volo"
 
 
@@ -105,3 +105,21 @@ def test_arena_with_two_jobs_plays_a_registered_game() -> None:
     results = run_match(Toy(pile=6), "random", "greedy", 4, jobs=2, seed=2)
     assert [r["index"] for r in results] == [0, 1, 2, 3]
     assert all(r["game"] == "toy:pile=6,rule=normal" for r in results)
+
+
+def test_a_game_without_options_reads_its_position_strings_back() -> None:
+    from toygame import PlainToy
+
+    game = PlainToy()
+    assert game.spec == "plaintoy"
+    state = game.initial_state().apply(game.parse_move(game.initial_state(), "take 1"))
+    text = state.to_text()
+    assert text == "plaintoy 6/1/0 1 -"
+    assert game.parse_position(text) == state
+    assert tablier.games.parse_position("  PlainToy\t6/1/0 1 -") == state
+    assert game.parse_position("6/1/0 1 -") == state  # the body alone
+    assert tablier.games.start_state("plaintoy") == game.initial_state()
+    with pytest.raises(TablierError, match="must start with the game spec"):
+        tablier.games.parse_position("6/1/0 1 -")
+    with pytest.raises(TablierError, match="this position is for 'toy'"):
+        game.parse_position("toy:pile=7 6/1/0 1 -")

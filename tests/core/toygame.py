@@ -18,7 +18,11 @@ Position body: ``<pile>/<score0>/<score1> <side> <flag>`` where side is ``0``
 or ``1`` and flag is ``p`` after a pass, else ``-``.  Example:
 ``toy:pile=10,rule=normal 10/0/0 0 -``.
 
-The game is registered only in tests (see ``conftest.py``).
+``PlainToy`` is the same game without any option (a pile of 7, normal rule):
+its spec is its bare name, ``plaintoy``, so its position strings start with a
+word without a colon, e.g. ``plaintoy 7/0/0 0 -``.
+
+The games are registered only in tests (see ``conftest.py``).
 """
 
 from __future__ import annotations
@@ -84,7 +88,7 @@ class ToyState(State):
         if a == b:
             return Outcome(None, "equal", "equal scores")
         high = 0 if a > b else 1
-        if self.game.options["rule"] == "misere":
+        if self.game.misere:
             return Outcome(1 - high, "lower-score", "lower score wins")
         return Outcome(high, "higher-score", "higher score wins")
 
@@ -139,6 +143,11 @@ class Toy(Game):
         Option("rule", "normal", "who wins: higher score (normal) or lower", ("normal", "misere")),
     )
 
+    def _resolve_options(self, values: dict) -> dict:
+        self.start_pile: int = values["pile"]
+        self.misere: bool = values["rule"] == "misere"
+        return values
+
     @property
     def player_names(self) -> tuple[str, str]:
         """Red and Green."""
@@ -151,7 +160,7 @@ class Toy(Game):
 
     def initial_state(self) -> ToyState:
         """Full pile, no scores, Red to move."""
-        return ToyState(self, self.options["pile"], (0, 0), 0, False)
+        return ToyState(self, self.start_pile, (0, 0), 0, False)
 
     def parse_move(self, state: State, text: str) -> Move:
         """Read ``take N``, ``take 2 (+)`` or ``pass``."""
@@ -185,7 +194,7 @@ class Toy(Game):
         if not m:
             raise InvalidPositionError(f"cannot read the toy position {body!r}")
         pile, a, b = int(m.group(1)), int(m.group(2)), int(m.group(3))
-        if pile + a + b != self.options["pile"]:
+        if pile + a + b != self.start_pile:
             raise InvalidPositionError("pile and scores do not add up to the starting pile")
         return ToyState(self, pile, (a, b), int(m.group(4)), m.group(5) == "p")
 
@@ -199,3 +208,21 @@ class Toy(Game):
         if last_move is not None:
             text.append(f"last: {last_move}\n", style="italic")
         return text
+
+
+class PlainToy(Toy):
+    """The toy game without options (tests only): a pile of 7, the higher score wins."""
+
+    name = "plaintoy"
+    title = "Toy take-away, no options"
+    OPTIONS = ()
+
+    def _resolve_options(self, values: dict) -> dict:
+        self.start_pile = 7
+        self.misere = False
+        return values
+
+    @classmethod
+    def example_options(cls) -> list[dict]:
+        """The only option set: none."""
+        return [{}]

@@ -482,14 +482,20 @@ class Game(ABC, Generic[S, M]):
         """Read a position string made by :meth:`State.to_text`.
 
         The string starts with the game spec (``volo:board=mini,...``); it
-        must name this game with these options.  A string without the spec
-        is read as the body alone.
+        must name this game with these options.  A game without options has
+        its bare name as spec (``name body``): a first word equal to the game's
+        name is read as that spec.  A string without the spec is read as the
+        body alone.
         """
         from .position import split_position
 
         if not isinstance(text, str) or not text.strip():
             raise InvalidPositionError("empty position string")
         spec, body = split_position(text)
+        if spec is None:
+            words = body.split(None, 1)
+            if len(words) == 2 and words[0].lower() == self.name:
+                spec, body = (self.name, {}), words[1]
         if spec is not None:
             name, opts = spec
             if name != self.name:

@@ -157,9 +157,16 @@ def start_state(text: str) -> State[Any]:
 
 
 def parse_position(text: str) -> State[Any]:
-    """Read a full position string (spec and body), whatever the game."""
+    """Read a full position string (spec and body), whatever the game.
+
+    The spec of a game without options is its bare name (``name body``).
+    """
     spec, body = split_position(text)
     if spec is None:
+        words = body.split(None, 1)
+        first = words[0].lower() if words else ""
+        if len(words) == 2 and (first in _registered or first in _entry_points()):
+            return get(first).parse_position(body)
         raise InvalidPositionError(
             "a position string must start with the game spec, e.g. 'volo:board=standard,...'"
         )
