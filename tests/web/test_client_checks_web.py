@@ -42,8 +42,9 @@ def _play(live_server, made: dict, moves: list[str]) -> None:
     """Play ``moves`` through the REST API with the same-screen token."""
     token = made["tokens"]["both"]
     for ply, move in enumerate(moves):
-        response = live_server.api("POST", f"/api/games/{made['id']}/moves", token=token,
-                                   json={"ply": ply, "move": move})
+        response = live_server.api(
+            "POST", f"/api/games/{made['id']}/moves", token=token, json={"ply": ply, "move": move}
+        )
         assert response.status_code == 200, response.text
 
 
@@ -86,9 +87,14 @@ def test_no_csp_violation_on_each_game_page(live_server, new_page, game):
     # the game's stylesheet is loaded with its board, and applied
     sheet = page.locator(f"link[data-game-style='{game}']")
     expect(sheet).to_have_count(1)
-    assert page.evaluate(
-        "name => document.querySelector(`link[data-game-style='${name}']`).sheet"
-        ".cssRules.length", game) > 5
+    assert (
+        page.evaluate(
+            "name => document.querySelector(`link[data-game-style='${name}']`).sheet"
+            ".cssRules.length",
+            game,
+        )
+        > 5
+    )
     USE[game](page)
     page.get_by_test_id("cancel-move").click()
     page.get_by_test_id("resign").click()  # a dialog
@@ -100,8 +106,10 @@ def test_no_csp_violation_on_each_game_page(live_server, new_page, game):
     expect(sheet).to_have_count(1)
     assert _violations(page) == []
     # control: an inline <style> is refused by the policy, and the listener reports it
-    page.evaluate("document.head.append(Object.assign(document.createElement('style'),"
-                  " {textContent: 'body { color: red }'}))")
+    page.evaluate(
+        "document.head.append(Object.assign(document.createElement('style'),"
+        " {textContent: 'body { color: red }'}))"
+    )
     page.wait_for_function("window.__csp.length > 0")
     assert "style-src" in page.evaluate("window.__csp")[0]
 
@@ -171,8 +179,11 @@ def test_voldetour_typed_moves_read_before_confirm(live_server, new_page):
 def test_xobo_typed_voyna_mark(live_server, new_page):
     # North-South's column e1-e7 and East-West's scattered cubes: e8 would announce voyna
     made = create_game(live_server, "xobo", mode="local")
-    _play(live_server, made, ["e1", "a2", "e2", "a4", "e3", "a6", "e4", "a8", "e5", "c2",
-                              "e6", "c4", "e7", "c6"])
+    _play(
+        live_server,
+        made,
+        ["e1", "a2", "e2", "a4", "e3", "a6", "e4", "a8", "e5", "c2", "e6", "c4", "e7", "c6"],
+    )
     page = new_page()
     open_seat(page, live_server, made["id"], made["tokens"]["both"])
     box = page.get_by_test_id("move-input")

@@ -94,7 +94,8 @@ PLAY_ADDS = """([view, legal]) => {
   }
   const pass = document.querySelector("[data-testid=volo-pass]");
   const canPass = legal.some((m) => m.kind === "pass");
-  if ((getComputedStyle(pass).display !== "none") !== canPass) problems.push(["pass button", canPass]);
+  const shown = getComputedStyle(pass).display !== "none";
+  if (shown !== canPass) problems.push(["pass button", canPass]);
   if (document.querySelectorAll(".volo-sky .coord").length) problems.push(["coordinates"]);
   return { played: adds.length, problems };
 }"""
