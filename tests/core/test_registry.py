@@ -63,13 +63,16 @@ def test_a_game_from_another_package_plugs_in(monkeypatch, fresh_entry_points) -
         metadata,
         "entry_points",
         lambda **kw: _points(
+            ("toy", "toygame:Toy"),
             ("pile", "toygame:Toy"),
             ("ghost", "no_such_module_here:Game"),
             ("notgame", "toygame:ToyMove"),
         ),
     )
-    assert {"pile", "ghost", "notgame"} <= set(names()) and set(names()) >= BUILT_IN
-    assert game_class("pile") is Toy and get("Pile", pile=5).options["pile"] == 5
+    assert {"toy", "pile", "ghost", "notgame"} <= set(names()) and set(names()) >= BUILT_IN
+    assert game_class("toy") is Toy and get("Toy", pile=5).options["pile"] == 5
+    with pytest.raises(TablierError, match=r"'pile' \(toygame:Toy\) is named 'toy'"):
+        game_class("pile")
     with pytest.raises(TablierError, match=r"'ghost' \(no_such_module_here:Game\) cannot be"):
         game_class("ghost")
     with pytest.raises(TablierError, match="is not a Game subclass"):
@@ -81,6 +84,13 @@ def test_a_game_from_another_package_plugs_in(monkeypatch, fresh_entry_points) -
 def test_register_refuses_what_is_not_a_game() -> None:
     with pytest.raises(TablierError, match="only a Game subclass"):
         tablier.games.register(len)  # type: ignore[arg-type]
+
+
+def test_a_plugged_in_game_reads_its_own_position_strings(monkeypatch, fresh_entry_points) -> None:
+    tablier.games.unregister("toy")
+    monkeypatch.setattr(metadata, "entry_points", lambda **kw: _points(("toy", "toygame:Toy")))
+    state = tablier.games.start_state("toy:pile=5")
+    assert tablier.games.parse_position(state.to_text()) == state
 
 
 def test_a_game_pickles_by_class_not_by_registered_name() -> None:

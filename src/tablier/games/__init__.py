@@ -129,6 +129,8 @@ def game_class(name: str) -> type[Game[Any, Any]]:
         raise TablierError(f"the game {key!r} ({target}) cannot be loaded: {exc}") from None
     if not (isinstance(obj, type) and issubclass(obj, Game)):
         raise TablierError(f"the game {key!r} ({target}) is not a Game subclass")
+    if getattr(obj, "name", None) != key:
+        raise TablierError(f"the game {key!r} ({target}) is named {getattr(obj, 'name', None)!r}")
     _loaded[key] = obj
     return obj
 
