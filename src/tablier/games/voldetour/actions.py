@@ -102,8 +102,8 @@ def decode(state: VState, steps: Sequence[int]) -> VMove:
     """The legal decision of ``state`` whose steps are ``steps``; IllegalMoveError otherwise."""
     wanted = tuple(int(s) for s in steps)
     for move in state.legal_moves():
-        if encode(state, move) == wanted:  # type: ignore[arg-type]
-            return move  # type: ignore[return-value]
+        if encode(state, move) == wanted:
+            return move
     raise IllegalMoveError(f"no legal decision has the action steps {list(wanted)}")
 
 

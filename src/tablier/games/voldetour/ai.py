@@ -36,9 +36,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ...core.game import Move
-from ...core.geometry import bits
-from .rules import VState
+from ...core.geometry import BitGrid, bits
+from .pieceset import PieceSet
+from .rules import VMove, VState
 
 __all__ = [
     "BLOCKED",
@@ -69,7 +69,7 @@ _CAP = 40
 _STUCK = 0.6
 
 
-def _distance(grid, a: int, b: int) -> int:
+def _distance(grid: BitGrid, a: int, b: int) -> int:
     (ca, ra), (cb, rb) = grid.coord(a), grid.coord(b)
     return abs(ca - cb) + abs(ra - rb)
 
@@ -188,7 +188,7 @@ def evaluate(state: VState) -> float:
     return max(-1.0, min(1.0, value))
 
 
-def move_prior(state: VState, moves: Sequence[Move]) -> list[float]:
+def move_prior(state: VState, moves: Sequence[VMove]) -> list[float]:
     """Leaving the tower, approaching the enemy tower, and "leapfrogging" at the top.
 
     A Lord at the tower's height walks on pillars as tall as the tower, which
@@ -213,22 +213,22 @@ def move_prior(state: VState, moves: Sequence[Move]) -> list[float]:
     orientations = ps.orientations
     nb = len(ps.blocks)
     tall = _tall_kinds(ps)
-    out = []
+    out: list[float] = []
     for move in moves:
-        tag = move[0]  # type: ignore[index]
+        tag = move[0]
         if tag == "L":
-            gain = before - _distance(grid, move[1][-1], target)  # type: ignore[index]
+            gain = before - _distance(grid, move[1][-1], target)
             out.append(max(0.1, (2.0 if on_tower else 1.0) + 0.5 * gain))
-        elif tag == "P" and move[1] == "B":  # type: ignore[index]
-            _, _, _, oid, anchor, z = move  # type: ignore[misc]
+        elif tag == "P" and move[1] == "B":
+            oid, anchor, z = move[3], move[4], move[5]
             o = orientations[oid]
             foot = o.base << anchor
             if lord_height is not None and z + o.dz == lord_height and foot & near:
                 out.append(4.0 if _nearest(grid, foot, target) < before else 1.5)
             else:
                 out.append(0.5)
-        elif tag == "T" and move[1] == "B":  # type: ignore[index]
-            k = move[2]  # type: ignore[index]
+        elif tag == "T" and move[1] == "B":
+            k = move[2]
             placed = state.blocks[p * nb + k]
             if placed is None:
                 out.append(1.5 if k in tall else 0.6)
@@ -244,7 +244,7 @@ def move_prior(state: VState, moves: Sequence[Move]) -> list[float]:
     return out
 
 
-def _nearest(grid, foot: int, target: int) -> int:
+def _nearest(grid: BitGrid, foot: int, target: int) -> int:
     """The least Manhattan distance from a square of ``foot`` to ``target``."""
     return min(_distance(grid, q, target) for q in bits(foot))
 
@@ -252,7 +252,7 @@ def _nearest(grid, foot: int, target: int) -> int:
 _TALL: dict[int, frozenset[int]] = {}
 
 
-def _tall_kinds(ps) -> frozenset[int]:
+def _tall_kinds(ps: PieceSet) -> frozenset[int]:
     """The block kinds that, standing, are as tall as the tower (pillars)."""
     got = _TALL.get(id(ps))
     if got is None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
-from ...core.game import Game, Move, Option, State
+from ...core.game import Game, Option
 from . import notation, render, view
 from .pieceset import PieceSet, available_sets, load_set
 from .rules import PLAYER_NAMES, VMove, VState
@@ -40,7 +40,7 @@ def _check_turns(value: Any) -> str | None:
     return None
 
 
-class Voldetour(Game):
+class Voldetour(Game[VState, VMove]):
     """Voldetour: build 3D paths of blocks and stairs and walk your Lord to the enemy tower.
 
     Options:
@@ -154,7 +154,7 @@ class Voldetour(Game):
 
     # -- notation and position strings ------------------------------------------------
 
-    def parse_move(self, state: State, text: str) -> Move:
+    def parse_move(self, state: VState, text: str) -> VMove:
         """Read a decision in Voldetour notation and return the matching legal move.
 
         Raises InvalidMoveError for unreadable text, IllegalMoveError (with the
@@ -174,19 +174,17 @@ class Voldetour(Game):
 
     # -- views for graphical clients ------------------------------------------------------
 
-    def state_view(self, state: State) -> dict[str, Any]:
+    def state_view(self, state: VState) -> dict[str, Any]:
         """The core view with the 3D board, reserves and turn progress (see ``view.py``)."""
-        assert isinstance(state, VState)
         return view.state_view(self, state, super().state_view(state))
 
-    def move_view(self, state: State, move: Move) -> dict[str, Any]:
+    def move_view(self, state: VState, move: VMove) -> dict[str, Any]:
         """The core move view with the piece, placement or Lord path (see ``view.py``)."""
-        assert isinstance(state, VState) and isinstance(move, VMove)
         return view.move_view(self, state, move, super().move_view(state, move))
 
     # -- rendering ------------------------------------------------------------------------
 
-    def render(self, state: State, *, last_move: Move | None = None) -> Text:
+    def render(self, state: VState, *, last_move: VMove | None = None) -> Text:
         """A height map: each square shows its height and a mark, with coordinates.
 
         Marks: ``.`` flat, ``^ > v <`` a slope rising north/east/south/west

@@ -30,10 +30,19 @@ from ...core.errors import (
     InvalidPositionError,
     quote,
 )
-from ...core.game import Move, State
 from ...core.position import parse_int
 from .pieceset import DIR_NAMES
-from .rules import BLOCK, FROM_RESERVE, PLAYER_NAMES, STAIR, VState
+from .rules import (
+    BLOCK,
+    FROM_RESERVE,
+    PLAYER_NAMES,
+    STAIR,
+    BlockPlace,
+    Hand,
+    StairPlace,
+    VMove,
+    VState,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Voldetour
@@ -76,7 +85,7 @@ def _block_kind(game: Voldetour, name: str) -> int:
     return k
 
 
-def read_move(game: Voldetour, text: str) -> tuple:
+def read_move(game: Voldetour, text: str) -> tuple[Any, ...]:
     """Read a decision's notation into a partial key (no legality check).
 
     Returns ``("T","B",k)``, ``("T","S",cell|None)``, ``("PB",k,dims,cell,level)``,
@@ -121,7 +130,7 @@ def read_move(game: Voldetour, text: str) -> tuple:
     raise InvalidMoveError(f"cannot read {quote(text)}: {_HELP}")
 
 
-def parse_move(game: Voldetour, state: State, text: str) -> Move:
+def parse_move(game: Voldetour, state: VState, text: str) -> VMove:
     """Read a decision in Voldetour notation and return the matching legal move.
 
     Raises InvalidMoveError for unreadable text, IllegalMoveError (with the
@@ -156,6 +165,7 @@ def parse_move(game: Voldetour, state: State, text: str) -> Move:
         return _take_stair(game, state, parsed[2], keys)
     if tag == "PB":
         k, dims, a, level = parsed[1], parsed[2], parsed[3], parsed[4]
+        assert state.hand is not None  # checked above
         if state.hand[0] != "B" or state.hand[1] != k:
             raise IllegalMoveError(f"{text.strip()}: you hold {state.hand_text()}")
         orient = [o for o in ps.blocks[k].orientations if (o.dx, o.dy, o.dz) == dims]
@@ -175,6 +185,7 @@ def parse_move(game: Voldetour, state: State, text: str) -> Move:
         raise IllegalMoveError(f"{text.strip()}: {_why_block(game, state, o, a)}")
     if tag == "PS":
         a, how, level = parsed[1], parsed[2], parsed[3]
+        assert state.hand is not None  # checked above
         if state.hand[0] != "S":
             raise IllegalMoveError(f"{text.strip()}: you hold {state.hand_text()}")
         for z in range(ps.tower_height):
@@ -203,7 +214,9 @@ def parse_move(game: Voldetour, state: State, text: str) -> Move:
     return keys[("L", paths[dest])]
 
 
-def _take_block(game: Voldetour, state: VState, k: int, keys: dict) -> Move:
+def _take_block(
+    game: Voldetour, state: VState, k: int, keys: dict[tuple[Any, ...], VMove]
+) -> VMove:
     key = ("T", "B", k)
     if key in keys:
         return keys[key]
@@ -225,7 +238,9 @@ def _take_block(game: Voldetour, state: VState, k: int, keys: dict) -> Move:
     raise IllegalMoveError(f"{name}: it has nowhere else to go")
 
 
-def _take_stair(game: Voldetour, state: VState, a: int | None, keys: dict) -> Move:
+def _take_stair(
+    game: Voldetour, state: VState, a: int | None, keys: dict[tuple[Any, ...], VMove]
+) -> VMove:
     ps = game.pieceset
     p = state.to_move
     if state.done & STAIR:
@@ -268,7 +283,7 @@ def _why_block(game: Voldetour, state: VState, o: Any, a: int) -> str:
             break
     else:
         return "it would not rest flat: no empty space may remain under a piece"
-    if state.hand[2] == (o.oid, a, z):
+    if state.hand is not None and state.hand[2] == (o.oid, a, z):
         return "that is where the block already stood; a move must change its place"
     return f"it cannot be placed there ({grid.label(a)})"  # pragma: no cover
 
@@ -287,7 +302,7 @@ def _why_stair(game: Voldetour, state: VState, a: int, how: str) -> str:
         return "a slope carries nothing but a nested upside-down stair (write :u)"
     if b.flat[ps.tower_height] & bit:
         return f"it would rise above the towers (height {ps.tower_height})"
-    if state.hand[1] is not None:
+    if state.hand is not None and state.hand[1] is not None:
         return "that is where the stair already stood; a move must change its place"
     return "it cannot be placed there"  # pragma: no cover
 
@@ -313,10 +328,12 @@ def _check_path(game: Voldetour, state: VState, cells: list[int], text: str) -> 
         raise IllegalMoveError(f"{text}: the Lord moves 1, 2 or 3 steps, not {len(cells) - 1}")
     other = state.lords[1 - state.to_move]
     h = b.height(cells[0])
+    if h is None:  # pragma: no cover - positions are checked: a Lord stands on a flat top
+        raise IllegalMoveError(f"{text}: the Lord stands on a slope")
     for q, t in itertools.pairwise(cells):
         landed = None
         for e in range(4):
-            r = state.lord_step(b, q, h, e)  # type: ignore[arg-type]
+            r = state.lord_step(b, q, h, e)
             if r is not None and r[0] == t:
                 landed = r
         if landed is None:
@@ -366,8 +383,8 @@ def parse_position_body(game: Voldetour, body: str) -> VState:
     if lords[0] == lords[1]:
         raise InvalidPositionError("two Lords never share a square")
     nb = len(ps.blocks)
-    blocks: list = [None] * (2 * nb)
-    stairs: list[list] = [[], []]
+    blocks: list[BlockPlace | None] = [None] * (2 * nb)
+    stairs: list[list[StairPlace]] = [[], []]
     for side, word in ((0, "black"), (1, "white")):
         text = fields[word]
         if text == "-":
@@ -392,7 +409,7 @@ def parse_position_body(game: Voldetour, body: str) -> VState:
     hand = None
     if fields.get("hand", "-") != "-":
         hand = _pos_hand(game, fields["hand"], p, blocks, done)
-    history: tuple = ()
+    history: tuple[int, ...] = ()
     if "rep" in fields:
         if not game.repetition:
             raise InvalidPositionError("rep= needs the repetition option")
@@ -425,7 +442,7 @@ def _pos_cell(game: Voldetour, text: str) -> int:
     return i
 
 
-def _pos_piece(game: Voldetour, item: str) -> tuple[str, tuple]:
+def _pos_piece(game: Voldetour, item: str) -> tuple[str, Any]:
     """Read ``B123@c3+1:2x1x3`` or ``S@c4+1:n`` into a placement (level 0 if not given)."""
     try:
         parsed = read_move(game, item)
@@ -449,7 +466,9 @@ def _pos_piece(game: Voldetour, item: str) -> tuple[str, tuple]:
     raise InvalidPositionError(f"{quote(item)} is not a piece on the board (e.g. B111@c3:1x1x1)")
 
 
-def _pos_hand(game: Voldetour, text: str, p: int, blocks: list, done: int) -> tuple:
+def _pos_hand(
+    game: Voldetour, text: str, p: int, blocks: list[BlockPlace | None], done: int
+) -> Hand:
     ps = game.pieceset
     nb = len(ps.blocks)
     try:
@@ -521,7 +540,7 @@ def _check_state(game: Voldetour, state: VState) -> VState:
             full[lev] |= m
         else:
             up[lev][kind - 1] |= m
-    stairs_out: list[list] = [[], []]
+    stairs_out: list[list[StairPlace]] = [[], []]
     inv_seen = [0] * H
     for side in (0, 1):
         for a, z, d, inv in state.stairs[side]:
@@ -571,7 +590,7 @@ def _check_state(game: Voldetour, state: VState) -> VState:
     return state
 
 
-def _check_prev(game: Voldetour, state: VState, hand: tuple, prev: tuple) -> tuple:
+def _check_prev(game: Voldetour, state: VState, hand: Hand, prev: tuple[int, ...]) -> Hand:
     """The hand with its previous placement checked (and a nested direction filled)."""
     ps = game.pieceset
     b = state.board

@@ -193,7 +193,7 @@ def load_set(name: str) -> PieceSet:
             oid += 1
         if not orients:
             raise _fail(name, f"block {bname} fits in no orientation under the towers")
-        kinds.append(BlockKind(bname, size, tuple(orients)))  # type: ignore[arg-type]
+        kinds.append(BlockKind(bname, size, tuple(orients)))
     return PieceSet(
         name, title, width, height, towers, th, marked, tuple(kinds), nstairs, grid
     )

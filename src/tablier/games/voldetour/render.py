@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from ...core.game import Move, State
 from .rules import BLOCK, PLAYER_NAMES, STAIR, VMove, VState
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -15,14 +14,13 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["render", "top_owner"]
 
 
-def render(game: Voldetour, state: State, *, last_move: Move | None = None) -> Text:
+def render(game: Voldetour, state: VState, *, last_move: VMove | None = None) -> Text:
     """A height map: each square shows its height and a mark, with coordinates.
 
     Marks: ``.`` flat, ``^ > v <`` a slope rising north/east/south/west
     (the digit is its lower level), ``#`` a tower, ``B``/``W`` a Lord.
     The colour is the owner of the top piece.  Reserves follow.
     """
-    assert isinstance(state, VState)
     ps = game.pieceset
     grid = ps.grid
     b = state.board

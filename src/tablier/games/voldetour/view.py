@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .pieceset import DIR_NAMES, PieceSet
 from .render import top_owner
-from .rules import BLOCK, STAIR, VMove, VState, move_class
+from .rules import BLOCK, STAIR, BlockPlace, StairPlace, VMove, VState, move_class
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Voldetour
@@ -51,7 +51,7 @@ def _xy(ps: PieceSet, a: int) -> tuple[int, int]:
     return ps.grid.coord(a)
 
 
-def _block_place(ps: PieceSet, pl: tuple) -> dict[str, Any]:
+def _block_place(ps: PieceSet, pl: BlockPlace) -> dict[str, Any]:
     """A placed block ``(oid, anchor, level)`` as JSON: anchor, level, orientation, cells."""
     oid, a, z = pl
     o = ps.orientations[oid]
@@ -72,7 +72,7 @@ def _block_place(ps: PieceSet, pl: tuple) -> dict[str, Any]:
     }
 
 
-def _stair_place(ps: PieceSet, st: tuple) -> dict[str, Any]:
+def _stair_place(ps: PieceSet, st: StairPlace) -> dict[str, Any]:
     """A placed stair ``(square, level, direction, upside_down)`` as JSON."""
     a, z, d, inv = st
     x, y = _xy(ps, a)
