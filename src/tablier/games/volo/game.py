@@ -230,6 +230,12 @@ class Volo(Game[VoloState, VoloMove]):
 
         return parse_move(self, state, text)
 
+    def position_body(self, state: VoloState) -> str:
+        """The body of ``state``'s position string (written by ``notation.py``)."""
+        from .notation import position_body
+
+        return position_body(state)
+
     def parse_position_body(self, body: str) -> VoloState:
         """Read the body of a position string (see ``docs/rules/volo.md``)."""
         from .notation import parse_position_body

@@ -265,9 +265,7 @@ class VoloState(State[VoloMove]):
 
     def to_text(self) -> str:
         """The position string, e.g. ``volo:board=mini,... 5/6/... o 47 47 0``."""
-        from .notation import position_body
-
-        return self.game.position_text(position_body(self))
+        return self.game.position_text(self.game.position_body(self))
 
 
 _new_state = object.__new__

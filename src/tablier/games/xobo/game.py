@@ -104,6 +104,12 @@ class XoBo(Game[XoBoState, XoBoMove]):
 
         return move_text(state, move)
 
+    def position_body(self, state: XoBoState) -> str:
+        """The body of ``state``'s position string (written by ``notation.py``)."""
+        from .notation import position_body
+
+        return position_body(state)
+
     def parse_position_body(self, body: str) -> XoBoState:
         """Read the body of a position string (see ``docs/rules/xobo.md``)."""
         from .notation import parse_position_body

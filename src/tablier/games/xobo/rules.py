@@ -366,9 +366,7 @@ class XoBoState(State[XoBoMove]):
 
     def to_text(self) -> str:
         """The position string (game spec, board, side to move, reserves, voyna flag)."""
-        from .notation import position_body
-
-        return self.game.position_text(position_body(self))
+        return self.game.position_text(self.game.position_body(self))
 
 
 _new_state = object.__new__
