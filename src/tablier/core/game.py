@@ -36,6 +36,7 @@ from typing import (
     NoReturn,
     Self,
     TypeVar,
+    cast,
     dataclass_transform,
 )
 
@@ -296,7 +297,7 @@ def frozen_state(cls: _StateClass) -> _StateClass:
     # of a slotted class on Python 3.11; refuse every name the same way.
     type.__setattr__(new, "__setattr__", _refuse_setattr)
     type.__setattr__(new, "__delattr__", _refuse_delattr)
-    return new
+    return cast(_StateClass, new)
 
 
 def slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ...]:

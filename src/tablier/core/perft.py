@@ -12,6 +12,8 @@ find where two implementations disagree.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .errors import TablierError
 from .game import State
 
@@ -23,13 +25,13 @@ def _check_depth(depth: int) -> None:
         raise TablierError(f"perft depth must be a whole number >= 0, not {depth!r}")
 
 
-def perft(state: State, depth: int) -> int:
+def perft(state: State[Any], depth: int) -> int:
     """The number of paths of ``depth`` legal decisions from ``state``."""
     _check_depth(depth)
     return _perft(state, depth)
 
 
-def _perft(state: State, depth: int) -> int:
+def _perft(state: State[Any], depth: int) -> int:
     if depth == 0:
         return 1
     moves = state.legal_moves()
@@ -41,7 +43,7 @@ def _perft(state: State, depth: int) -> int:
     return total
 
 
-def divide(state: State, depth: int) -> dict[str, int]:
+def divide(state: State[Any], depth: int) -> dict[str, int]:
     """perft split by first move: ``{str(move): count}`` in legal-move order.
 
     ``depth`` must be at least 1; the counts add up to ``perft(state, depth)``.

@@ -117,7 +117,7 @@ class Record:
     such as ``resignation``, for a game decided off the board).
     """
 
-    game: Game
+    game: Game[Any, Any]
     moves: tuple[Decision, ...] = ()
     tags: dict[str, str] = field(default_factory=dict)
     position: str | None = None
@@ -148,7 +148,7 @@ class Record:
     @classmethod
     def from_moves(
         cls,
-        start: Game | State,
+        start: Game[Any, Any] | State[Any],
         moves: Iterable[Move | str],
         *,
         comments: Sequence[str | None] | None = None,
@@ -184,7 +184,7 @@ class Record:
     @classmethod
     def from_states(
         cls,
-        states: Sequence[State],
+        states: Sequence[State[Any]],
         *,
         comments: Sequence[str | None] | None = None,
         tags: Mapping[str, str] | None = None,
@@ -212,7 +212,16 @@ class Record:
         )
 
     @classmethod
-    def _finish(cls, game, decisions, tags, position, state, result, reason) -> Record:
+    def _finish(
+        cls,
+        game: Game[Any, Any],
+        decisions: list[Decision],
+        tags: Mapping[str, str] | None,
+        position: str | None,
+        state: State[Any],
+        result: str | None,
+        reason: str | None,
+    ) -> Record:
         outcome = state.outcome
         if result is None:
             result = outcome.result if outcome is not None else "*"
@@ -224,16 +233,19 @@ class Record:
 
     # -- replaying ------------------------------------------------------------
 
-    def start_state(self) -> State:
+    def start_state(self) -> State[Any]:
         """The position the record starts from."""
+        state: State[Any]
         if self.position is None:
-            return self.game.initial_state()
+            state = self.game.initial_state()
+            return state
         try:
-            return self.game.parse_position(self.position)
+            state = self.game.parse_position(self.position)
+            return state
         except TablierError as exc:
             raise RecordError(f"bad start position: {exc}") from None
 
-    def replay(self) -> list[State]:
+    def replay(self) -> list[State[Any]]:
         """Every state of the game, from the start to after the last decision.
 
         Raises RecordError naming the first decision that cannot be read or
@@ -242,15 +254,15 @@ class Record:
         states, _ = self._replay()
         return states
 
-    def replay_moves(self) -> tuple[list[State], list[Move]]:
+    def replay_moves(self) -> tuple[list[State[Any]], list[Move]]:
         """Like :meth:`replay`, also returning the moves (one fewer than the states)."""
         return self._replay()
 
-    def final_state(self) -> State:
+    def final_state(self) -> State[Any]:
         """The position after the last decision."""
         return self.replay()[-1]
 
-    def _replay(self) -> tuple[list[State], list[Move]]:
+    def _replay(self) -> tuple[list[State[Any]], list[Move]]:
         state = self.start_state()
         states = [state]
         moves: list[Move] = []
@@ -280,7 +292,7 @@ class Record:
         self._check_result(state)
         return states, moves
 
-    def _check_result(self, final: State) -> None:
+    def _check_result(self, final: State[Any]) -> None:
         outcome = final.outcome
         if outcome is None:
             return
@@ -364,7 +376,7 @@ class Record:
         out.append(self.result)
         return out
 
-    def _replay_lenient(self) -> tuple[list[State], list[Move]]:
+    def _replay_lenient(self) -> tuple[list[State[Any]], list[Move]]:
         """Replay as far as possible, without checking the result."""
         state = self.start_state()
         states, moves = [state], []
@@ -560,7 +572,7 @@ def move_numbers(players: Sequence[int]) -> list[tuple[int, bool, bool]]:
     return out
 
 
-def _game_from(name: str, options: str | None) -> Game:
+def _game_from(name: str, options: str | None) -> Game[Any, Any]:
     from ..games import from_spec
 
     name = name.strip()
@@ -580,7 +592,7 @@ def _game_from(name: str, options: str | None) -> Game:
         raise RecordError(f"bad game or options {quote(spec)}: {exc}") from None
 
 
-def _game_from_options(name: str, options: Mapping[str, Any]) -> Game:
+def _game_from_options(name: str, options: Mapping[str, Any]) -> Game[Any, Any]:
     """The game ``name`` built with the option values of a JSON record."""
     from ..games import get
 
@@ -727,7 +739,7 @@ def _split_separators(chunk: str) -> list[str | None]:
     return out
 
 
-def _field(data: dict, key: str, kind: type) -> Any:
+def _field(data: dict[str, Any], key: str, kind: type) -> Any:
     if key not in data:
         raise RecordError(f"the JSON record has no {key!r}")
     value = data[key]
