@@ -47,7 +47,7 @@ __all__ = [
 BACKENDS = ("local", "ray")
 
 
-def read_results(path: str | os.PathLike) -> list[dict[str, Any]]:
+def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The game lines of a results file (a truncated last line is ignored)."""
     p = Path(path)
     if not p.exists():
@@ -70,7 +70,7 @@ def read_results(path: str | os.PathLike) -> list[dict[str, Any]]:
     return out
 
 
-def _ends_inside_a_line(path: str | os.PathLike) -> bool:
+def _ends_inside_a_line(path: str | os.PathLike[str]) -> bool:
     """Whether the file is not empty and its last byte is not a newline."""
     with open(path, "rb") as f:
         f.seek(0, os.SEEK_END)
@@ -81,7 +81,7 @@ def _ends_inside_a_line(path: str | os.PathLike) -> bool:
 
 
 def run_match(
-    game: Game,
+    game: Game[Any, Any],
     a: str,
     b: str,
     games: int,
@@ -90,7 +90,7 @@ def run_match(
     seed: int = 0,
     opening_plies: int = 2,
     max_plies: int = 1000,
-    out: str | os.PathLike | None = None,
+    out: str | os.PathLike[str] | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
     backend: str = "local",
     address: str | None = None,
@@ -130,7 +130,7 @@ def run_match(
     todo = [i for i in range(games) if i not in done]
     try:
         handle = open(out, "a", encoding="utf-8") if out is not None else None  # noqa: SIM115
-        if handle is not None and _ends_inside_a_line(out):
+        if handle is not None and out is not None and _ends_inside_a_line(out):
             handle.write("\n")  # close a half-written line: new results start on their own
     except OSError as exc:
         raise TablierError(f"cannot write the results to {out}: {exc.strerror}") from None
@@ -156,7 +156,7 @@ def run_match(
 
 
 def _play_local(
-    game: Game,
+    game: Game[Any, Any],
     tasks: list[GameTask],
     record: Callable[[dict[str, Any]], None],
     jobs: int,

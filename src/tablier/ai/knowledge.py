@@ -35,6 +35,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..core.game import Game, Move, State
 
@@ -47,9 +48,9 @@ DEFAULT_PLAYOUT_DEPTH = 6
 class Knowledge:
     """What the AI knows about one game (every field may be ``None``)."""
 
-    evaluate: Callable[[State], float] | None = None
-    move_prior: Callable[[State, Sequence[Move]], Sequence[float]] | None = None
-    playout_policy: Callable[[State, random.Random], Move | None] | None = None
+    evaluate: Callable[[State[Any]], float] | None = None
+    move_prior: Callable[[State[Any], Sequence[Move]], Sequence[float]] | None = None
+    playout_policy: Callable[[State[Any], random.Random], Move | None] | None = None
     playout_depth: int = DEFAULT_PLAYOUT_DEPTH
     source: str | None = None
 
@@ -64,7 +65,7 @@ class Knowledge:
             source=getattr(module, "__name__", type(module).__name__),
         )
 
-    def priors(self, state: State, moves: Sequence[Move]) -> list[float]:
+    def priors(self, state: State[Any], moves: Sequence[Move]) -> list[float]:
         """The move prior scaled to ``[0, 1]`` (best move 1); all 1 without a prior."""
         if self.move_prior is None or not moves:
             return [1.0] * len(moves)
@@ -74,7 +75,7 @@ class Knowledge:
             return [1.0] * len(moves)
         return [w / top for w in raw]
 
-    def value(self, state: State, player: int) -> float:
+    def value(self, state: State[Any], player: int) -> float:
         """The evaluation of ``state`` for ``player`` in ``[-1, 1]`` (0 without one)."""
         outcome = state.outcome
         if outcome is not None:
@@ -85,10 +86,10 @@ class Knowledge:
         return v if state.to_move == player else -v
 
 
-_CACHE: dict[type[Game], Knowledge] = {}
+_CACHE: dict[type[Game[Any, Any]], Knowledge] = {}
 
 
-def knowledge_for(game: Game) -> Knowledge:
+def knowledge_for(game: Game[Any, Any]) -> Knowledge:
     """The knowledge ``game``'s class declares (:meth:`Game.knowledge`), or the fallback.
 
     >>> from tablier.games import get

@@ -34,6 +34,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..core.errors import GameOverError, TablierError
 from ..core.game import Move, State
@@ -105,7 +106,14 @@ class _Node:
         "w",
     )
 
-    def __init__(self, move, parent, state, mover, prior):
+    # The root has no move (``None``) and a child no state until the search first
+    # reaches it; neither is read before then, so both are typed as always present.
+    move: Move
+    state: State[Any]
+
+    def __init__(
+        self, move: Any, parent: _Node | None, state: Any, mover: int | None, prior: float
+    ) -> None:
         self.move = move
         self.parent = parent
         self.state = state
@@ -138,7 +146,7 @@ class MCTS:
 
     def __init__(
         self,
-        state: State,
+        state: State[Any],
         *,
         seed: int | None = 0,
         config: MCTSConfig | None = None,
@@ -158,11 +166,11 @@ class MCTS:
     # -- tree reuse -----------------------------------------------------------------------
 
     @property
-    def state(self) -> State:
+    def state(self) -> State[Any]:
         """The position at the root of the tree."""
         return self.root.state
 
-    def advance(self, state: State, max_depth: int = 8) -> bool:
+    def advance(self, state: State[Any], max_depth: int = 8) -> bool:
         """Re-root the tree on ``state`` if it lies in the tree; else start afresh.
 
         Returns True when part of the tree was reused.
@@ -179,7 +187,6 @@ class MCTS:
                         continue
                     if child.state == state:
                         child.parent = None
-                        child.move = None
                         child.mover = None
                         child.proven = None
                         self.root = child
@@ -282,20 +289,20 @@ class MCTS:
             return children[0]
         return best
 
-    def _playout(self, state: State, played: list[tuple[int, Move]]) -> float:
+    def _playout(self, state: State[Any], played: list[tuple[int, Move]]) -> float:
         """Play on from ``state``; return the reward for player 0."""
         rng = self.rng
         knowledge = self.knowledge
         policy = knowledge.playout_policy
-        weighted = self.config.weighted_playouts and knowledge.move_prior is not None
+        prior = knowledge.move_prior if self.config.weighted_playouts else None
         limit = self._cut if self._cut is not None else self.config.max_playout
         plies = 0
         while state.outcome is None and plies < limit:
             move = policy(state, rng) if policy is not None else None
             if move is None:
                 moves = state.legal_moves()
-                if weighted:
-                    weights = knowledge.move_prior(state, moves)
+                if prior is not None:
+                    weights = prior(state, moves)
                     move = rng.choices(moves, weights=weights)[0] if sum(weights) > 0 else (
                         moves[rng.randrange(len(moves))]
                     )
@@ -354,8 +361,8 @@ class MCTS:
                 player = n.state.to_move
                 r = rewards[player]
                 for child in n.children:
-                    i = first.get((player, child.move))
-                    if i is not None and i >= depth:
+                    seen = first.get((player, child.move))
+                    if seen is not None and seen >= depth:
                         child.an += 1
                         child.aw += r
         if cfg.solver:
@@ -417,7 +424,14 @@ class MCTS:
         children = self._root_children()
         return any(c.proven == _WIN for c in children) or len(children) == 1
 
-    def _progress(self, done, elapsed, iterations, seconds, final=False) -> SearchProgress:
+    def _progress(
+        self,
+        done: int,
+        elapsed: float,
+        iterations: int | None,
+        seconds: float | None,
+        final: bool = False,
+    ) -> SearchProgress:
         fractions = []
         if iterations:
             fractions.append(done / iterations)
@@ -441,7 +455,7 @@ class MCTS:
         return children
 
     @staticmethod
-    def _rank(child: _Node) -> tuple:
+    def _rank(child: _Node) -> tuple[int, int, float, float]:
         proven = child.proven
         tier = 2 if proven == _WIN else 0 if proven == _LOSS else 1
         mean = child.w / child.n if child.n else 0.0
@@ -471,6 +485,6 @@ class MCTS:
             out.append(MoveStat(c.move, c.n, score, c.prior, _proven_label(c.proven)))
         return out
 
-    def with_config(self, **changes) -> MCTSConfig:
+    def with_config(self, **changes: Any) -> MCTSConfig:
         """A copy of the configuration with some fields changed."""
         return replace(self.config, **changes)

@@ -57,7 +57,7 @@ class Player(ABC):
     name: str = "player"
 
     @abstractmethod
-    def choose(self, state: State, progress: Progress | None = None) -> Move:
+    def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
         """Return a legal move of ``state`` (which must not be over)."""
 
     def reset(self) -> None:
@@ -68,7 +68,7 @@ class Player(ABC):
         return f"<{type(self).__name__} {self.name}>"
 
 
-def _check_state(state: State) -> list[Move]:
+def _check_state(state: State[Any]) -> list[Move]:
     if state.outcome is not None:
         raise GameOverError("the game is over: there is no move to choose")
     moves = state.legal_moves()
@@ -84,7 +84,7 @@ class RandomPlayer(Player):
         self.name = "random"
         self.rng = random.Random(seed)
 
-    def choose(self, state: State, progress: Progress | None = None) -> Move:
+    def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
         """A random legal move."""
         moves = _check_state(state)
         return moves[self.rng.randrange(len(moves))]
@@ -97,7 +97,7 @@ class GreedyPlayer(Player):
         self.name = "greedy"
         self.rng = random.Random(seed)
 
-    def choose(self, state: State, progress: Progress | None = None) -> Move:
+    def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
         """The greedy move (see the class docstring)."""
         moves = _check_state(state)
         wins = winning_moves(state)
@@ -185,7 +185,7 @@ class MCTSPlayer(Player):
         """Drop the search tree."""
         self._tree = None
 
-    def _tree_for(self, state: State) -> MCTS:
+    def _tree_for(self, state: State[Any]) -> MCTS:
         tree = self._tree
         if tree is not None and self.level.reuse and tree.state.game == state.game:
             tree.advance(state)
@@ -196,13 +196,13 @@ class MCTSPlayer(Player):
         return tree
 
     def analyse(
-        self, state: State, progress: Progress | None = None, top: int | None = None
+        self, state: State[Any], progress: Progress | None = None, top: int | None = None
     ) -> list[MoveStat]:
         """Search ``state`` and return the root moves best first."""
         self.choose(state, progress)
         return self.last_analysis[:top] if top else list(self.last_analysis)
 
-    def choose(self, state: State, progress: Progress | None = None) -> Move:
+    def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
         """Search and return the chosen move."""
         start = time.perf_counter()
         moves = _check_state(state)
@@ -273,13 +273,13 @@ class MCTSPlayer(Player):
         return best
 
 
-def _prior_order(state: State) -> Callable[[State, list[Move]], list[Move]] | None:
+def _prior_order(state: State[Any]) -> Callable[[State[Any], list[Move]], list[Move]] | None:
     """Solver move ordering by the game's move prior (best first), or None without one."""
     knowledge = knowledge_for(state.game)
     if knowledge.move_prior is None:
         return None
 
-    def order(s: State, moves: list[Move]) -> list[Move]:
+    def order(s: State[Any], moves: list[Move]) -> list[Move]:
         priors = knowledge.priors(s, moves)
         ranked = sorted(range(len(moves)), key=lambda i: -priors[i])
         return [moves[i] for i in ranked]
@@ -319,7 +319,7 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
     return value
 
 
-def make_player(spec: str, game: Game | None = None, seed: int | None = 0) -> Player:
+def make_player(spec: str, game: Game[Any, Any] | None = None, seed: int | None = 0) -> Player:
     """Build a player from its name and optional settings (see the module docstring).
 
     >>> make_player("hard:iterations=50,seconds=none").level.iterations

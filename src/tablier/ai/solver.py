@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..core.errors import TablierError
 from ..core.game import Move, State
@@ -85,7 +86,7 @@ class Solver:
         *,
         max_nodes: int | None = None,
         max_seconds: float | None = None,
-        order: Callable[[State, list[Move]], list[Move]] | None = None,
+        order: Callable[[State[Any], list[Move]], list[Move]] | None = None,
     ) -> None:
         self.max_nodes = max_nodes
         self.max_seconds = max_seconds
@@ -93,12 +94,12 @@ class Solver:
         self.nodes = 0
         self._deadline: float | None = None
         # (state, attacker) -> [smallest depth proven winning, largest depth proven not]
-        self._table: dict[tuple[State, int], list[int]] = {}
-        self._children: dict[State, list[tuple[Move, State]]] = {}
+        self._table: dict[tuple[State[Any], int], list[int]] = {}
+        self._children: dict[State[Any], list[tuple[Move, State[Any]]]] = {}
 
     # -- the search --------------------------------------------------------------------
 
-    def _expand(self, state: State) -> list[tuple[Move, State]]:
+    def _expand(self, state: State[Any]) -> list[tuple[Move, State[Any]]]:
         children = self._children.get(state)
         if children is None:
             moves = state.legal_moves()
@@ -117,7 +118,7 @@ class Solver:
         if deadline is not None and time.perf_counter() > deadline:
             raise SearchLimitReached
 
-    def wins(self, state: State, attacker: int, depth: int) -> bool:
+    def wins(self, state: State[Any], attacker: int, depth: int) -> bool:
         """True when ``attacker`` can force a win within ``depth`` decisions."""
         outcome = state.outcome
         if outcome is not None:
@@ -154,14 +155,14 @@ class Solver:
             entry[1] = max(entry[1], depth)
         return result
 
-    def win_depth(self, state: State, attacker: int, depth: int) -> int | None:
+    def win_depth(self, state: State[Any], attacker: int, depth: int) -> int | None:
         """The fewest decisions (at most ``depth``) in which ``attacker`` forces a win."""
         for d in range(0, depth + 1):
             if self.wins(state, attacker, d):
                 return d
         return None
 
-    def line(self, state: State, attacker: int, depth: int) -> list[Move]:
+    def line(self, state: State[Any], attacker: int, depth: int) -> list[Move]:
         """A forced winning line: quickest wins for the attacker, longest defence."""
         moves: list[Move] = []
         d = self.win_depth(state, attacker, depth)
@@ -185,7 +186,7 @@ class Solver:
             moves.append(move)
         return moves
 
-    def forces_win(self, state: State, attacker: int, depth: int) -> bool | None:
+    def forces_win(self, state: State[Any], attacker: int, depth: int) -> bool | None:
         """Whether ``attacker`` forces a win within ``depth`` decisions; None past the limits.
 
         The node and time limits of the solver apply (the time limit counts
@@ -200,11 +201,12 @@ class Solver:
         finally:
             self._deadline = None
 
-    def solve(self, state: State, depth: int) -> SolveResult:
+    def solve(self, state: State[Any], depth: int) -> SolveResult:
         """Prove a forced win for either side within ``depth`` decisions, if one exists."""
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
             raise TablierError(f"the depth must be a whole number from 0 up, not {depth!r}")
-        names = tuple(state.game.player_names)
+        first, second = state.game.player_names
+        names = (first, second)
         start = time.perf_counter()
         self._deadline = start + self.max_seconds if self.max_seconds is not None else None
         outcome = state.outcome
@@ -234,7 +236,7 @@ class Solver:
 
 
 def solve(
-    state: State,
+    state: State[Any],
     depth: int,
     *,
     max_nodes: int | None = None,
