@@ -154,7 +154,8 @@ def start_state(text: str) -> State[Any]:
     if not text:
         raise InvalidPositionError("empty position")
     if len(text.split()) == 1:
-        return from_spec(text).initial_state()
+        start: State[Any] = from_spec(text).initial_state()
+        return start
     return parse_position(text)
 
 
@@ -168,9 +169,11 @@ def parse_position(text: str) -> State[Any]:
         words = body.split(None, 1)
         first = words[0].lower() if words else ""
         if len(words) == 2 and (first in _registered or first in _entry_points()):
-            return get(first).parse_position(body)
+            state: State[Any] = get(first).parse_position(body)
+            return state
         raise InvalidPositionError(
             "a position string must start with the game spec, e.g. 'volo:board=standard,...'"
         )
     name, options = spec
-    return get(name, **options).parse_position_body(body)
+    state = get(name, **options).parse_position_body(body)
+    return state
