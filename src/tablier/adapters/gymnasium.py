@@ -24,7 +24,7 @@ instead and changes nothing.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -46,7 +46,8 @@ class SingleAgentEnv(gym.Env):
     ``max_steps`` truncates an episode after that many agent steps.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    # gymnasium.Env declares metadata as an instance attribute with a class default.
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,

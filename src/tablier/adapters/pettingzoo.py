@@ -20,7 +20,7 @@ InvalidMoveError outside the action space) and changes nothing.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -50,7 +50,8 @@ def env(game_name: str = "volo", **kwargs: Any) -> AECEnv:
 class raw_env(AECEnv):
     """The unwrapped AEC environment of one game with its options (see the module docstring)."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    # An instance attribute (each environment adds its game's name), so no ClassVar.
+    metadata: dict[str, Any] = {  # noqa: RUF012
         "render_modes": ["ansi", "rgb_array"],
         "name": "tablier_v0",
         "is_parallelizable": False,
@@ -101,7 +102,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = AGENTS[self.state.to_move]
 
     def observation_space(self, agent: str) -> spaces.Space:

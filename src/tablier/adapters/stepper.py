@@ -126,9 +126,13 @@ class Stepper:
         return new_state, new_pending
 
     def play(
-        self, state: State, pending: Sequence[int], action: int
+        self, state: State, pending: Sequence[int], action: Any
     ) -> tuple[State, tuple[int, ...], Move | None]:
-        """Like :meth:`advance`, and also the move completed (None while it is pending)."""
+        """Like :meth:`advance`, and also the move completed (None while it is pending).
+
+        ``action`` may be any value: anything but a whole number of the action space
+        (``None`` included) raises InvalidMoveError.
+        """
         try:
             a = int(action)
         except (TypeError, ValueError):
