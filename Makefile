@@ -2,31 +2,42 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# One stamp per install, both remade when pyproject.toml changes: `make run` installs what the
+# web application needs (.[web]: no Ray, OpenSpiel or Playwright), `make test` everything
+# (.[dev], which includes .[web], so it also counts as the web install).
+WEB_STAMP := $(VENV)/.installed-web
+DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: run test lint bench clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --quiet --upgrade pip
 
-run: $(STAMP)
+$(WEB_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[web]'
+	touch $(WEB_STAMP)
+
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(DEV_STAMP) $(WEB_STAMP)
+
+run: $(WEB_STAMP)
 	$(BIN)/tablier serve
 
 # tools/with-test-services.sh provides Chromium and a throwaway PostgreSQL for the browser and
 # storage tests (installing them from Debian's packages where it can).
 # loadgroup: the tests marked xdist_group("ray") share one worker (one Ray instance).
-test: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+# pytest also runs the docstring examples of src/ and the README's (pyproject.toml).
+test: $(DEV_STAMP)
+	$(BIN)/ruff check src tests benchmarks tools
 	bash tools/with-test-services.sh $(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
-lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check src tests benchmarks tools
+	$(BIN)/ruff format --check src tests benchmarks tools
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/volo_speed.py
 
 clean:

@@ -298,14 +298,26 @@ def position_command(args: tuple[str, ...]) -> None:
 )
 def serve_command(host: str, port: int, database_url: str | None, ai_workers: int) -> None:
     """Start the web server (default http://127.0.0.1:8000); see docs/web.md."""
-    from ..server.app import serve
-    from ..server.settings import Settings
+    try:
+        from ..server.app import serve
+        from ..server.settings import Settings
+    except ImportError as exc:  # without the web extra
+        raise _needs_web(exc) from None
 
     settings = Settings(ai_workers=ai_workers)
     if database_url:
         settings = Settings(database_url=database_url, ai_workers=ai_workers)
     click.echo(f"Tablier: http://{host}:{port}/  (database: {_safe_url(settings.database_url)})")
     serve(settings, host, port)
+
+
+def _needs_web(exc: ImportError) -> click.ClickException:
+    """The one-line error of ``tablier serve`` without the web extra (exit status 2)."""
+    error = click.ClickException(
+        f"tablier serve needs the web extra ({exc}): pip install 'tablier[web]'"
+    )
+    error.exit_code = 2
+    return error
 
 
 def _safe_url(url: str) -> str:
