@@ -311,13 +311,15 @@ def serve_command(host: str, port: int, database_url: str | None, ai_workers: in
     serve(settings, host, port)
 
 
+class _UsageFault(click.ClickException):
+    """A one-line error with the exit status of a usage error (2)."""
+
+    exit_code = 2
+
+
 def _needs_web(exc: ImportError) -> click.ClickException:
     """The one-line error of ``tablier serve`` without the web extra (exit status 2)."""
-    error = click.ClickException(
-        f"tablier serve needs the web extra ({exc}): pip install 'tablier[web]'"
-    )
-    error.exit_code = 2
-    return error
+    return _UsageFault(f"tablier serve needs the web extra ({exc}): pip install 'tablier[web]'")
 
 
 def _safe_url(url: str) -> str:
