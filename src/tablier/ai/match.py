@@ -43,7 +43,7 @@ class GameTask(NamedTuple):
 
     a: str
     b: str
-    index: int
+    number: int  # the game's index in the match (``index`` would hide tuple.index)
     seed: int = 0
     opening_plies: int = 2
     max_plies: int = 1000
