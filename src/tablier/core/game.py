@@ -79,6 +79,10 @@ class Option:
 
     def coerce(self, value: Any) -> Any:
         """Return ``value`` converted and validated, or raise InvalidOptionError."""
+        if value is None:
+            if self.default is None:
+                return None
+            raise InvalidOptionError(f"option {self.name!r} needs a value (default {self.default})")
         if (
             not isinstance(value, str)
             and self.choices is not None
@@ -349,7 +353,8 @@ class Game(ABC, Generic[S, M]):
         if unknown:
             known = ", ".join(declared) or "none"
             raise InvalidOptionError(
-                f"{self.name} has no option {', '.join(map(repr, unknown))} (options: {known})"
+                f"{self.name} has no option {', '.join(quote(k, 20) for k in unknown[:5])}"
+                f"{', …' if unknown[5:] else ''} (options: {known})"
             )
         values: dict[str, Any] = {}
         for opt in self.OPTIONS:

@@ -465,7 +465,8 @@ class Record:
         known = {"format", "game", "options", "tags", "position", "moves", "result", "reason"}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RecordError(f"unknown field(s) in the JSON record: {', '.join(unknown)}")
+            shown = ", ".join(quote(k, 20) for k in unknown[:5]) + (", …" if unknown[5:] else "")
+            raise RecordError(f"unknown field(s) in the JSON record: {shown}")
         name = _field(data, "game", str)
         options = data.get("options")
         if options is None:
@@ -501,7 +502,8 @@ class Record:
                 )
             extra = sorted(set(item) - {"move", "comment"})
             if extra:
-                raise RecordError(f"decision {n}: unknown field(s) {', '.join(extra)}", ply=n)
+                shown = ", ".join(quote(k, 20) for k in extra[:5]) + (", …" if extra[5:] else "")
+                raise RecordError(f"decision {n}: unknown field(s) {shown}", ply=n)
             comment = item.get("comment")
             if comment is not None and not isinstance(comment, str):
                 raise RecordError(f"decision {n}: the comment must be a string or null", ply=n)
