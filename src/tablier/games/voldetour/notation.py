@@ -57,6 +57,8 @@ _TAKE_STAIR = re.compile(r"^s" + _CELL + r"?$", re.ASCII)
 _PUT_STAIR = re.compile(r"^s@" + _CELL + _LEVEL + r":([nesw]|u)$", re.ASCII)
 _LORD = re.compile(r"^l([a-z0-9-]+)$", re.ASCII)
 _REP_KEY = re.compile(r"[0-9a-f]{1,16}", re.ASCII)
+#: Longer than any decision (``B123@c10+9:9x9x9``, a Lord's path of three steps).
+_LONGEST = 40
 
 _HELP = (
     "write a take (B123, S, Sc4), a put (B123@c3:2x1x3, S@c4:n, S@c4:u), "
@@ -100,6 +102,8 @@ def read_move(game: Voldetour, text: str) -> tuple[Any, ...]:
         raise InvalidMoveError("empty move: " + _HELP)
     if not t.isascii():
         raise InvalidMoveError(f"cannot read {quote(text)}: {_HELP}, in ASCII letters")
+    if len(t) > _LONGEST:
+        raise InvalidMoveError(f"cannot read {quote(text)}: too long for a move ({_HELP})")
     t = t.lower()
     if t == "end":
         return ("E",)
@@ -474,19 +478,19 @@ def _pos_hand(
     try:
         parsed = read_move(game, text)
     except InvalidMoveError as exc:
-        raise InvalidPositionError(f"cannot read hand={text}: {exc}") from None
+        raise InvalidPositionError(f"cannot read hand={quote(text)}: {exc}") from None
     if parsed[0] == "T" and parsed[1] == "B":
         k, prev = parsed[2], None
     elif parsed[0] == "PB":
         _, (k, prev) = _pos_piece(game, text)
     elif parsed[0] in ("PS", "T") and parsed[1] != "B":
         if parsed[0] == "T" and parsed[2] is not None:
-            raise InvalidPositionError(f"hand={text} is not a piece")
+            raise InvalidPositionError(f"hand={quote(text)} is not a piece")
         if done & STAIR:
             raise InvalidPositionError("a stair in hand but the stair action is already used")
         return ("S", None if parsed[0] == "T" else _pos_piece(game, text)[1])
     else:
-        raise InvalidPositionError(f"hand={text} is not a piece")
+        raise InvalidPositionError(f"hand={quote(text)} is not a piece")
     if done & BLOCK:
         raise InvalidPositionError("a block in hand but the block action is already used")
     if blocks[p * nb + k] is not None:
