@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
+from types import ModuleType
 from typing import Any
 
 import click
@@ -77,12 +78,12 @@ def parse_game_args(args: tuple[str, ...] | list[str], *, need_game: bool = True
     except TablierError as exc:
         raise click.UsageError(str(exc)) from None
     declared = {o.name: o for o in cls.OPTIONS}
-    for key, value in flags:
-        attr = key.replace("-", "_")
+    for flag, flag_value in flags:
+        attr = flag.replace("-", "_")
         if attr not in declared:
             valid = ", ".join(f"--{o.name.replace('_', '-')}" for o in cls.OPTIONS) or "none"
-            raise click.UsageError(f"{cls.name} has no option --{key} (its options: {valid})")
-        options[attr] = value
+            raise click.UsageError(f"{cls.name} has no option --{flag} (its options: {valid})")
+        options[attr] = flag_value
     try:
         return cls(**options)
     except TablierError as exc:
@@ -198,7 +199,8 @@ def play_command(
     else:
         assert game is not None
         start = game.initial_state()
-    ai_choose, ai_players, hint = None, frozenset(), None
+    ai_players: frozenset[int] = frozenset()
+    ai_choose, hint = None, None
     if _ai is not None:
 
         def hint(state: State) -> list[str]:
@@ -334,13 +336,15 @@ def _safe_url(url: str) -> str:
 
 # The AI's commands (analyse, solve, arena) and its play-loop helpers.  A broken AI
 # package must not take the rest of the command down: play then works without it.
+_ai: ModuleType | None
+_AI_ERROR: ImportError | None
 try:
-    from . import ai_commands as _ai
+    from . import ai_commands
 except ImportError as exc:  # pragma: no cover - only when the AI package is broken
     _ai, _AI_ERROR = None, exc
 else:
-    _AI_ERROR = None
-    _ai.register(main)
+    _ai, _AI_ERROR = ai_commands, None
+    ai_commands.register(main)
 
 
 def run(argv: list[str] | None = None) -> Any:  # pragma: no cover - thin wrapper
