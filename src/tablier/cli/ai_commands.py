@@ -1,17 +1,26 @@
 """The AI's part of the ``tablier`` command: ``analyse``, ``solve``, ``arena``,
 and the small API the play loop uses for ``--ai LEVEL`` and ``hint``.
 
-Wiring (in ``main.py``)::
+Wiring (``main.py`` registers the commands on its group), and the play loop's use::
 
-    from .ai_commands import register
-    register(main)                    # adds analyse, solve and arena
-
-    # in the play loop, once per AI decision:
-    from .ai_commands import choose_player_move, hint_lines, make_ai
-    ai = make_ai("hard", game, seed=None)          # click.UsageError on a bad level
-    move = choose_player_move(ai, state, console)  # shows a progress line while it thinks
-    for line in hint_lines(state, console):         # the 'hint' command
-        console.print(line)
+    >>> import click
+    >>> from tablier.games import get
+    >>> group = click.Group("tablier")
+    >>> register(group)  # adds analyse, solve and arena
+    >>> sorted(group.commands)
+    ['analyse', 'arena', 'solve']
+    >>> game = get("xobo")
+    >>> state = game.initial_state()
+    >>> ai = make_ai("easy:seconds=none,iterations=30", game, seed=1)  # once per game
+    >>> move = choose_player_move(ai, state)  # given a console, shows a progress line
+    >>> move in state.legal_moves()
+    True
+    >>> hint_lines(state, seconds=0.05)[0]  # the 'hint' command
+    'best moves (visits, estimated chance of winning for the side to move):'
+    >>> make_ai("grandmaster", game)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+      ...
+    click.exceptions.UsageError: --ai: unknown player 'grandmaster' (known: random, greedy, ...)
 
 Every command works for every registered game through the core protocol.
 """
