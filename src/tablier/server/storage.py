@@ -19,9 +19,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
+from sqlalchemy import (
+    Engine,
+    Table,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
@@ -31,9 +41,10 @@ __all__ = ["Change", "Checkpointer", "Storage", "make_engine", "now"]
 
 log = logging.getLogger("tablier.server.storage")
 
-_games = GameRow.__table__
-_moves = MoveRow.__table__
-_tokens = TokenRow.__table__
+# Declared as FromClause by SQLAlchemy's typing; a mapped class's table is a Table.
+_games = cast(Table, GameRow.__table__)
+_moves = cast(Table, MoveRow.__table__)
+_tokens = cast(Table, TokenRow.__table__)
 
 
 def now() -> datetime:
