@@ -60,7 +60,7 @@ def test_position_prints_the_initial_position(args, expected):
     [
         (["toy", "--colour", "red"], "toy has no option --colour (its options: --pile, --rule)"),
         (["toy", "--pile", "0"], "between 1 and 60"),
-        (["toy", "--pile", "many"], "cannot read 'many'"),
+        (["toy", "--pile", "many"], "whole number written with the digits 0-9, not 'many'"),
         (["toy", "--rule"], "--rule needs a value"),
         (["chess"], "unknown game 'chess'"),
         (["toy", "volo"], "unexpected argument 'volo'"),
@@ -103,7 +103,7 @@ def test_perft_divide_adds_up():
         (["toy:pile=6,rule=normal 9/9/9 0 -", "2"], "bad position"),
         (["nope", "2"], "unknown game"),
         (["--", "toy", "-1"], "DEPTH must be 0 or more"),
-        (["toy", "two"], "is not a valid integer"),
+        (["toy", "two"], "must be a whole number written with the digits 0-9"),
         (["toy", "0", "--divide"], "at least 1"),
     ],
 )
@@ -251,7 +251,7 @@ def test_play_load_errors(tmp_path):
     result = run(["play", "toy", "--pile", "4", "--load", str(path)], "")
     assert result.exit_code == 2 and "is a record of toy:pile=10" in result.output
     result = run(["play", "--load", str(tmp_path / "nope.json")], "")
-    assert result.exit_code == 1 and "cannot read" in result.output
+    assert result.exit_code == 2 and "cannot read" in result.output
 
 
 def test_garbage_at_the_prompt_never_crashes():
@@ -327,7 +327,7 @@ def test_replay_of_a_bad_record(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text('{"format": 1, "game": "toy", "moves": ["take 1", "pass", "pass"]}')
     result = run(["replay", str(path)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "decision 3" in result.output and "no pass straight after a pass" in result.output
 
 

@@ -20,7 +20,7 @@ Wiring (``main.py`` registers the commands on its group), and the play loop's us
     >>> make_ai("grandmaster", game)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    click.exceptions.UsageError: --ai: unknown player 'grandmaster' (known: random, greedy, ...)
+    tablier.cli.errors.InputError: --ai: unknown player 'grandmaster' (known: random, greedy, ...)
 
 Every command works for every registered game through the core protocol.
 """
@@ -42,6 +42,7 @@ from ..ai.players import Level, MCTSPlayer, Player, make_player
 from ..ai.solver import Solver
 from ..core.errors import TablierError
 from ..core.game import Game, Move, State
+from .errors import FILE, FLOAT, INT, InputError
 
 __all__ = [
     "analyse_command",
@@ -64,7 +65,7 @@ def _read_state(text: str) -> State:
     try:
         return registry.start_state(text)
     except TablierError as exc:
-        raise click.UsageError(f"bad position: {exc}") from None
+        raise InputError(f"bad position: {exc}") from None
 
 
 def _read_args(args: tuple[str, ...]) -> State:
@@ -79,14 +80,14 @@ def _read_args(args: tuple[str, ...]) -> State:
     try:
         return game.parse_position(args[1])
     except TablierError as exc:
-        raise click.UsageError(f"bad position: {exc}") from None
+        raise InputError(f"bad position: {exc}") from None
 
 
 def _read_game(text: str) -> Game:
     try:
         return registry.from_spec(text.strip())
     except TablierError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise InputError(str(exc)) from None
 
 
 # -- the API for the play loop ----------------------------------------------------------
@@ -95,13 +96,13 @@ def _read_game(text: str) -> Game:
 def make_ai(level: str, game: Game, seed: int | None = None) -> Player:
     """The player for ``--ai LEVEL`` (a level name or any player spec).
 
-    Raises :class:`click.UsageError` naming the known levels when ``level``
-    cannot be read.
+    Raises :class:`~tablier.cli.errors.InputError` naming the known levels
+    when ``level`` cannot be read.
     """
     try:
         return make_player(level, game, seed=seed)
     except TablierError as exc:
-        raise click.UsageError(f"--ai: {exc}") from None
+        raise InputError(f"--ai: {exc}") from None
 
 
 def _describe_progress(name: str, p: SearchProgress) -> str:
@@ -166,10 +167,10 @@ def hint_lines(
 
 @click.command("analyse", context_settings=_CONTEXT)
 @click.argument("position", nargs=-1, required=True)
-@click.option("--iterations", "-i", type=int, default=None, help="Simulations (default 2000).")
-@click.option("--seconds", "-s", type=float, default=None, help="Time limit instead/as well.")
-@click.option("--top", "-n", type=int, default=8, show_default=True, help="Moves to list.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--iterations", "-i", type=INT, default=None, help="Simulations (default 2000).")
+@click.option("--seconds", "-s", type=FLOAT, default=None, help="Time limit instead/as well.")
+@click.option("--top", "-n", type=INT, default=8, show_default=True, help="Moves to list.")
+@click.option("--seed", type=INT, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def analyse_command(
     position: tuple[str, ...],
@@ -202,7 +203,7 @@ def analyse_command(
         start = time.perf_counter()
         stats = player.analyse(state, top=top)
     except TablierError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise InputError(str(exc)) from None
     elapsed = time.perf_counter() - start
     tree = player._tree
     sims = tree.iterations if tree is not None else 0
@@ -227,9 +228,9 @@ def analyse_command(
 
 @click.command("solve", context_settings=_CONTEXT)
 @click.argument("position", nargs=-1, required=True)
-@click.option("--depth", "-d", type=int, required=True, help="Decisions (plies) to search.")
-@click.option("--max-nodes", type=int, default=None, help="Give up after this many nodes.")
-@click.option("--seconds", type=float, default=None, help="Give up after this long.")
+@click.option("--depth", "-d", type=INT, required=True, help="Decisions (plies) to search.")
+@click.option("--max-nodes", type=INT, default=None, help="Give up after this many nodes.")
+@click.option("--seconds", type=FLOAT, default=None, help="Give up after this long.")
 def solve_command(
     position: tuple[str, ...], depth: int, max_nodes: int | None, seconds: float | None
 ) -> None:
@@ -256,17 +257,17 @@ def solve_command(
 @click.argument("game")
 @click.argument("a")
 @click.argument("b")
-@click.option("-n", "--games", type=int, default=20, show_default=True, help="Games to play.")
-@click.option("--jobs", "-j", type=int, default=None,
+@click.option("-n", "--games", type=INT, default=20, show_default=True, help="Games to play.")
+@click.option("--jobs", "-j", type=INT, default=None,
               help="Games played at once. local: worker processes (default 1). ray: the "
                    "CPUs of the local Ray instance, or with --address the most games in "
                    "flight (default: every CPU Ray has).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Openings and players.")
-@click.option("--opening", type=int, default=2, show_default=True,
+@click.option("--seed", type=INT, default=0, show_default=True, help="Openings and players.")
+@click.option("--opening", type=INT, default=2, show_default=True,
               help="Random decisions before the players take over.")
-@click.option("--max-plies", type=int, default=1000, show_default=True,
+@click.option("--max-plies", type=INT, default=1000, show_default=True,
               help="Adjudicate a draw after this many decisions.")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", "-o", type=FILE, default=None,
               help="JSON-lines results file (resumes when it exists).")
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
               help="Where the games run: worker processes on this machine, or Ray tasks "
@@ -301,7 +302,7 @@ def arena_command(
         try:
             make_player(spec, the_game)
         except TablierError as exc:
-            raise click.UsageError(str(exc)) from None
+            raise InputError(str(exc)) from None
 
     def show(item: dict) -> None:
         if not quiet:
@@ -318,7 +319,7 @@ def arena_command(
             backend=backend, address=address,
         )
     except TablierError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise InputError(str(exc)) from None
     except KeyboardInterrupt:
         kept = (f"the finished games are in {out}; run the same command again to resume"
                 if out else "no --out file, so the finished games are not kept")

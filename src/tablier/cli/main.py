@@ -19,10 +19,11 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import games as registry
-from ..core.errors import RecordError, TablierError
+from ..core.errors import RecordError, TablierError, quote
 from ..core.game import Game, State
 from ..core.perft import divide, perft
 from ..core.record import Record
+from .errors import FILE, INT, InputError, TablierGroup
 from .session import LineReader, PlaySession, ReplaySession
 
 __all__ = ["main", "parse_game_args"]
@@ -40,7 +41,9 @@ def parse_game_args(args: tuple[str, ...] | list[str], *, need_game: bool = True
 
     GAME may be a name or a full spec (``volo:board=mini``); the flags are
     the game's declared options (``-`` and ``_`` are interchangeable).
-    Raises :class:`click.UsageError` with the valid options listed.
+    Raises :class:`click.UsageError` for misplaced flags and
+    :class:`~tablier.cli.errors.InputError` for a game or option value the
+    game refuses, with the valid options listed.
     """
     name = None
     flags: list[tuple[str, str | None]] = []
@@ -56,12 +59,12 @@ def parse_game_args(args: tuple[str, ...] | list[str], *, need_game: bool = True
                 value = args[i + 1]
                 i += 1
             flags.append((key, value))
-        elif arg.startswith("-") and len(arg) > 1 and not arg[1].isdigit():
-            raise click.UsageError(f"unknown flag {arg!r}")
+        elif arg.startswith("-") and len(arg) > 1 and arg[1] not in "0123456789":
+            raise click.UsageError(f"unknown flag {quote(arg)}")
         elif name is None:
             name = arg
         else:
-            raise click.UsageError(f"unexpected argument {arg!r}")
+            raise click.UsageError(f"unexpected argument {quote(arg)}")
         i += 1
     if name is None:
         if flags or need_game:
@@ -76,18 +79,19 @@ def parse_game_args(args: tuple[str, ...] | list[str], *, need_game: bool = True
         else:
             cls, options = registry.game_class(name), {}
     except TablierError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise InputError(str(exc)) from None
     declared = {o.name: o for o in cls.OPTIONS}
     for flag, flag_value in flags:
         attr = flag.replace("-", "_")
         if attr not in declared:
             valid = ", ".join(f"--{o.name.replace('_', '-')}" for o in cls.OPTIONS) or "none"
-            raise click.UsageError(f"{cls.name} has no option --{flag} (its options: {valid})")
+            shown = flag if len(flag) <= 40 else flag[:39] + "…"
+            raise InputError(f"{cls.name} has no option --{shown} (its options: {valid})")
         options[attr] = flag_value
     try:
         return cls(**options)
     except TablierError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise InputError(str(exc)) from None
 
 
 def _start_state(text: str) -> State:
@@ -95,10 +99,10 @@ def _start_state(text: str) -> State:
     try:
         return registry.start_state(text)
     except TablierError as exc:
-        raise click.UsageError(f"bad position: {exc}") from None
+        raise InputError(f"bad position: {exc}") from None
 
 
-@click.group(context_settings=_CONTEXT)
+@click.group(cls=TablierGroup, context_settings=_CONTEXT)
 @click.version_option(package_name="tablier")
 def main() -> None:
     """Tablier: abstract board games in the terminal.
@@ -154,7 +158,7 @@ def games_command() -> None:
     default=None,
     help="Your side against the AI (with --ai): --side second lets the AI open.",
 )
-@click.option("--seed", type=int, default=None, help="Random seed of the AI (with --ai).")
+@click.option("--seed", type=INT, default=None, help="Random seed of the AI (with --ai).")
 def play_command(
     args: tuple[str, ...],
     position: str | None,
@@ -183,16 +187,16 @@ def play_command(
             record = Record.load(load)
             states, moves = record.replay_moves()
         except RecordError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise InputError(str(exc)) from None
         if game is not None and game != record.game:
-            raise click.UsageError(f"{load} is a record of {record.game.spec}, not {game.spec}")
+            raise InputError(f"{load} is a record of {record.game.spec}, not {game.spec}")
         game, start, tags = record.game, states[0], dict(record.tags)
     elif position is not None:
         if game is not None:
             try:
                 start = game.parse_position(position)
             except TablierError as exc:
-                raise click.UsageError(f"bad position: {exc}") from None
+                raise InputError(f"bad position: {exc}") from None
         else:
             start = _start_state(position)
             game = start.game
@@ -225,7 +229,7 @@ def play_command(
 
 
 @main.command("replay")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=FILE)
 @click.option("--all", "show_all", is_flag=True, help="Print every position and exit.")
 def replay_command(file: str, show_all: bool) -> None:
     """Step through a record: Enter/n next, b back, a number jumps, q quits."""
@@ -234,7 +238,7 @@ def replay_command(file: str, show_all: bool) -> None:
         record = Record.load(file)
         session = ReplaySession(console, LineReader(console), record)
     except RecordError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise InputError(str(exc)) from None
     if show_all:
         session.show_all()
     else:
@@ -243,7 +247,7 @@ def replay_command(file: str, show_all: bool) -> None:
 
 @main.command("perft")
 @click.argument("position")
-@click.argument("depth", type=int)
+@click.argument("depth", type=INT)
 @click.option("--divide", "split", is_flag=True, help="Count per first move.")
 def perft_command(position: str, depth: int, split: bool) -> None:
     """Count the paths of DEPTH decisions from POSITION.

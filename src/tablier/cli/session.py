@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from ..core.errors import RecordError, TablierError
+from ..core.errors import RecordError, TablierError, quote
 from ..core.game import Game, Move, State
 from ..core.record import Record, move_numbers
 
@@ -417,7 +417,7 @@ class ReplaySession:
                     self.console.print("already at the start")
                     continue
                 self.index -= 1
-            elif cmd.isdigit():
+            elif cmd.isascii() and cmd.isdigit() and len(cmd) <= 9:
                 target = int(cmd)
                 if target > last:
                     self.console.print(f"error: no position {target} (0 to {last})", style="red")
@@ -425,7 +425,7 @@ class ReplaySession:
                 self.index = target
             else:
                 self.console.print(
-                    f"error: unknown command {line.strip()!r}", style="red", markup=False
+                    f"error: unknown command {quote(line.strip())}", style="red", markup=False
                 )
                 continue
             self.show()
