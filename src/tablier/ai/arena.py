@@ -50,11 +50,11 @@ BACKENDS = ("local", "ray")
 def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The game lines of a results file (a truncated last line is ignored)."""
     p = Path(path)
-    if not p.exists():
-        return []
     try:
+        if not p.exists():
+            return []
         text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: bad UTF-8, a NUL in the name
         raise TablierError(f"cannot read the results file {p}: {exc}") from None
     out = []
     for n, line in enumerate(text.splitlines(), 1):
@@ -64,10 +64,28 @@ def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
             item = json.loads(line)
         except json.JSONDecodeError:
             continue  # an interrupted write: the game is played again
-        if not isinstance(item, dict) or not isinstance(item.get("index"), int):
+        except (ValueError, RecursionError):  # 5,000-digit numbers, nesting thousands deep
+            raise TablierError(f"{p}:{n}: not an arena result line") from None
+        if not _is_result(item):
             raise TablierError(f"{p}:{n}: not an arena result line")
         out.append(item)
     return out
+
+
+def _is_result(item: Any) -> bool:
+    """Whether a line read from a results file has the fields, of the types, that are used."""
+    if not isinstance(item, dict):
+        return False
+    index, score, plies = item.get("index"), item.get("score_a"), item.get("plies")
+    return (
+        type(index) is int
+        and index >= 0
+        and type(plies) is int
+        and type(score) in (int, float)
+        and score in (0, 0.5, 1)
+        and all(isinstance(item.get(k), str) for k in ("game", "first", "second", "result"))
+        and isinstance(item.get("reason"), str | None)
+    )
 
 
 def _ends_inside_a_line(path: str | os.PathLike[str]) -> bool:
