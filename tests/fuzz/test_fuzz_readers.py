@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 import tablier.games
 from tablier.ai.players import make_player
+from tablier.ai.ray_backend import _host_port
 
 GAMES = tablier.games.names()
 
@@ -177,3 +178,19 @@ def test_numbers_of_any_length_are_refused(name):
                     f"{name} game.parse_position", partial(game.parse_position, bad)
                 )
                 assert result is None, f"{bad[:80]!r}... was read"
+
+
+@FUZZ
+@given(
+    port=st.one_of(
+        st.text(max_size=6),
+        st.sampled_from(["²", "٣٣", "６３７９", "0", "65536", "9" * 5000, "6379 ", "-1"]),
+    )
+)
+def test_ray_addresses(port):
+    """A Ray address is HOST:PORT with an ASCII port, or a TablierError (no socket is opened)."""
+    address = f"head:{port}"
+    target = refuses_cleanly("Ray address", partial(_host_port, address))
+    if target is not None:
+        tail = address.rpartition(":")[2]
+        assert tail.isascii() and tail.isdigit() and target[1] == int(tail)

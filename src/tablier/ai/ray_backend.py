@@ -41,7 +41,7 @@ import socket
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..core.errors import TablierError
+from ..core.errors import TablierError, quote
 from .match import play_game
 
 __all__ = ["MAX_RETRIES", "RAY_EXTRA_HINT", "check_address", "import_ray", "play_games"]
@@ -87,9 +87,15 @@ def _host_port(address: str) -> tuple[str, int] | None:
     rest = address[len("ray://") :] if address.startswith("ray://") else address
     host, sep, port = rest.rpartition(":")
     host = host.strip("[]")  # [::1]:6379
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536 or "/" in rest:
+    if (
+        not sep
+        or not host
+        or not (port.isascii() and port.isdigit() and len(port) <= 5)  # not '²' or '٣'
+        or not 0 < int(port) < 65536
+        or "/" in rest
+    ):
         raise TablierError(
-            f"bad Ray address {address!r}: expected auto, HOST:PORT (the head node's GCS "
+            f"bad Ray address {quote(address)}: expected auto, HOST:PORT (the head node's GCS "
             "port, 6379 by default) or ray://HOST:PORT (Ray Client, 10001 by default)"
         )
     return host, int(port)
