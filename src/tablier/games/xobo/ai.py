@@ -227,11 +227,7 @@ def playout_policy(state: XoBoState, rng: random.Random) -> XoBoMove | None:
         return None
     q = 1 - state.turn
     moves = state.legal_moves()
-    answers = [
-        m
-        for m in moves
-        if m[0] != PLACE and not _threatened(state.apply_unchecked(m), q)
-    ]
+    answers = [m for m in moves if m[0] != PLACE and not _threatened(state.apply_unchecked(m), q)]
     if answers:
         return answers[rng.randrange(len(answers))]
     return None
