@@ -42,4 +42,4 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/volo_speed.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .mypy_cache
