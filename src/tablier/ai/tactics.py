@@ -2,7 +2,10 @@
 
 * :func:`winning_moves`: the decisions that win the game at once;
 * :func:`losing_moves`: the decisions that lose at once, or after which the
-  opponent, deciding next, has a move that wins at once.
+  opponent, deciding next, has a move that wins at once;
+* :class:`RuleGuard`: refuses the decisions after which the player loses
+  whatever anyone decides, i.e. by a rule it could have obeyed (a deadline
+  let pass, a last piece spent...), used by every player.
 
 Both go through the protocol only and look at ``state.to_move`` of each
 resulting state, so a turn of several decisions is handled: when a move
@@ -12,9 +15,22 @@ the move is not counted as handing over a win in one.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
 from ..core.game import Move, State
 
-__all__ = ["losing_moves", "safe_moves", "winning_moves"]
+__all__ = [
+    "LOST",
+    "RULE_HORIZON",
+    "SAFE",
+    "UNKNOWN",
+    "RuleGuard",
+    "losing_moves",
+    "safe_moves",
+    "winning_moves",
+]
 
 
 def _wins_now(state: State[Any], player: int) -> bool:
@@ -53,3 +69,217 @@ def safe_moves(state: State[Any]) -> list[Move]:
     bad = set(losing_moves(state))
     safe = [m for m in moves if m not in bad]
     return safe or moves
+
+
+# -- losses by a rule the player could have obeyed ------------------------------------------
+
+#: What :meth:`RuleGuard.fate` says of a move.
+SAFE, LOST, UNKNOWN = "safe", "lost", "unknown"
+
+#: Turn boundaries (changes of the player to decide) the guard looks through after a
+#: move: the rest of the mover's turn, the opponent's turn, the mover's next turn and
+#: the opponent's next one.
+RULE_HORIZON = 4
+
+Order = Callable[[State[Any], list[Move]], list[Move]]
+
+
+class RuleGuard:
+    """Refuses moves after which the mover loses whatever anyone decides.
+
+    Such a move loses by a rule the player could have obeyed: a deadline let
+    pass (Voldétour's Lord must leave its tower by its third turn), a last
+    cube spent (XoBo's exhaustion), a clearing that leaves the opponent one
+    flock (Volo)...  The guard knows none of these rules.  It asks whether,
+    after the move, there is **any** line of decisions, by the mover or by
+    the opponent, in which the mover has not lost within the next
+    ``horizon`` turn boundaries (changes of ``state.to_move``: the rest of a
+    turn of several decisions is searched like any other decision, and
+    nothing assumes that players alternate).  A line found makes the move
+    :data:`SAFE`.  When every line ends in the mover's loss, the loss needs
+    nothing from the opponent: the move is :data:`LOST`.  A search that runs
+    out of nodes or time says :data:`UNKNOWN`.  Draws are not losses.
+
+    A loss the opponent has to choose (a win in one handed over) is not the
+    guard's business: :func:`losing_moves` and the search see those.
+
+    The search is depth first, each position's moves in the order
+    ``order(state, moves)`` gives (the players pass the game's move prior,
+    best first, which finds the line that meets a deadline at once), with a
+    table of the positions already decided.  ``move_nodes`` bounds the
+    positions expanded for one move, ``nodes`` those for one :meth:`pick`.
+
+    On the mini Voldétour set, Black's third turn, its Lord still on its
+    tower and its block action used: ending the turn loses, and so does
+    taking a stair (no stair put lets the Lord step down).
+
+    >>> from tablier.games import get
+    >>> game = get("voldetour", pieces="mini")
+    >>> spec = "voldetour:pieces=mini,repetition=False,max_turns=none"
+    >>> state = game.parse_position(spec + " turn=5 lords=b2,e5 black=B111@f6:1x1x1 white=- do=b")
+    >>> guard = RuleGuard()
+    >>> [(str(m), guard.fate(state, m)) for m in state.legal_moves()]
+    [('S', 'lost'), ('end', 'lost')]
+    >>> start = game.parse_position(spec + " turn=5 lords=b2,e5 black=B111@f6:1x1x1 white=-")
+    >>> guard.fate(start, game.parse_move(start, "B112"))  # then B112@c2:1x1x2, Lc2
+    'safe'
+    """
+
+    def __init__(
+        self,
+        horizon: int = RULE_HORIZON,
+        nodes: int = 3000,
+        move_nodes: int = 400,
+        order: Order | None = None,
+    ) -> None:
+        self.horizon = max(1, int(horizon))
+        self.nodes = nodes
+        self.move_nodes = move_nodes
+        self.order = order
+        self._root: State[Any] | None = None
+        self._fates: dict[Move, str] = {}
+        self._table: dict[tuple[State[Any], int], bool] = {}
+        self._player = 0
+        self._left = 0
+        self._spent = 0
+        self._deadline: float | None = None
+        #: Positions expanded since the guard last met a new position to decide in.
+        self.expanded = 0
+
+    def _start(self, state: State[Any]) -> None:
+        if state is not self._root and state != self._root:
+            self._root = state
+            self._fates = {}
+            self._table = {}
+            self._spent = 0
+            self.expanded = 0
+        self._player = state.to_move
+
+    def fate(self, state: State[Any], move: Move, deadline: float | None = None) -> str:
+        """:data:`SAFE`, :data:`LOST` or :data:`UNKNOWN` for ``move`` in ``state``.
+
+        ``deadline`` is a :func:`time.perf_counter` time after which the
+        search gives up (:data:`UNKNOWN`).  Results are kept until the guard
+        is asked about another position.
+        """
+        self._start(state)
+        known = self._fates.get(move)
+        if known is not None and known != UNKNOWN:
+            return known
+        self._deadline = deadline
+        self._left = self.move_nodes
+        child = state.apply_unchecked(move)
+        turns = self.horizon - (child.to_move != state.to_move)
+        if child.outcome is None and turns <= 0:
+            result: bool | None = True
+        else:
+            result = self._judge(child, state.to_move, turns)
+        self._spent += self.move_nodes - self._left
+        verdict = SAFE if result else LOST if result is False else UNKNOWN
+        self._fates[move] = verdict
+        return verdict
+
+    def pick(
+        self,
+        state: State[Any],
+        preferred: Iterable[Move],
+        deadline: float | None = None,
+    ) -> Move:
+        """The first move of ``preferred`` found :data:`SAFE`, else the best fallback.
+
+        ``preferred`` lists moves best first (it may be lazy, and need not
+        hold every legal move).  Its first move is checked first; when it is
+        refused, the others are checked taking turns with the legal moves in
+        ``order`` (the game's prior: in a position where most moves lose,
+        the moves that meet the rule are rarely the search's favourites).
+        When no move is found safe within the budgets, the first move not
+        proven lost is played, and when every move is lost, the first one:
+        the guard never leaves a player without a move.
+        """
+        self._start(state)
+        moves: list[Move] = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        legal = set(moves)
+        seen: set[Move] = set()
+        first: Move | None = None
+        fallback: Move | None = None
+
+        def candidates() -> Iterator[Move]:
+            mine = iter(preferred)
+            yield next(mine, moves[0])
+            ranked = iter(self.order(state, moves) if self.order is not None else moves)
+            sources = [mine, ranked]
+            while sources:
+                for source in list(sources):
+                    m = next(source, None)
+                    if m is None:
+                        sources.remove(source)
+                    else:
+                        yield m
+
+        for move in candidates():
+            if move in seen or move not in legal:
+                continue
+            seen.add(move)
+            if first is None:
+                first = move
+            out_of_budget = self._spent >= self.nodes or (
+                deadline is not None and time.perf_counter() > deadline
+            )
+            if out_of_budget:
+                verdict = self._fates.get(move, UNKNOWN)
+            else:
+                verdict = self.fate(state, move, deadline)
+            if verdict == SAFE:
+                return move
+            if verdict == UNKNOWN and fallback is None:
+                fallback = move
+            if out_of_budget and fallback is not None:
+                break
+        if fallback is not None:
+            return fallback
+        assert first is not None  # the state has legal moves
+        return first
+
+    def _judge(self, state: State[Any], player: int, turns: int) -> bool | None:
+        """True: a line where ``player`` has not lost exists; False: none; None: unknown.
+
+        ``turns`` is how many more turn boundaries the line may cross.
+        """
+        outcome = state.outcome
+        if outcome is not None:
+            return outcome.winner != 1 - player
+        key = (state, turns)
+        known = self._table.get(key)
+        if known is not None:
+            return known
+        if self._left <= 0:
+            return None
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            return None
+        self._left -= 1
+        self.expanded += 1
+        moves = state.legal_moves()
+        if self.order is not None and len(moves) > 1:
+            moves = self.order(state, moves)
+        mover = state.to_move
+        unknown = False
+        for m in moves:
+            child = state.apply_unchecked(m)
+            left = turns - (child.to_move != mover)
+            if child.outcome is None and left <= 0:
+                result: bool | None = True
+            else:
+                result = self._judge(child, player, left)
+            if result:
+                self._table[key] = True
+                return True
+            if result is None:
+                unknown = True
+                if self._left <= 0:
+                    break
+        if unknown:
+            return None
+        self._table[key] = False
+        return False
