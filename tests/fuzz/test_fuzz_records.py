@@ -10,6 +10,7 @@ and JSON.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 from fuzzkit import (
@@ -129,3 +130,24 @@ def test_record_text_of_other_types_and_bad_files(tmp_path):
     latin.write_bytes('[Game "volo"]\n\n1. é\n'.encode("latin-1"))
     with pytest.raises(RecordError):
         Record.load(latin)
+
+
+_KEYS = st.one_of(
+    st.sampled_from(["format", "game", "options", "tags", "position", "moves", "result"]),
+    st.text(max_size=5),
+    st.integers(),
+    st.none(),
+)
+
+
+@FUZZ
+@given(
+    data=st.dictionaries(_KEYS, json_values(), max_size=8),
+    options=st.dictionaries(_KEYS, json_values(max_leaves=2), max_size=3),
+)
+def test_record_from_dict_of_any_keys_and_values(data, options):
+    """from_dict takes Python data: keys that are not strings are refused too."""
+    for candidate in (data, {"format": 1, "game": "volo", "options": options, **data}):
+        record = refuses_cleanly("Record.from_dict", partial(Record.from_dict, candidate))
+        if record is not None:
+            _round_trips(record)

@@ -463,7 +463,7 @@ class Record:
                 f"unsupported record format {shown} (this version reads format {JSON_FORMAT})"
             )
         known = {"format", "game", "options", "tags", "position", "moves", "result", "reason"}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(set(data) - known, key=repr)
         if unknown:
             shown = ", ".join(quote(k, 20) for k in unknown[:5]) + (", …" if unknown[5:] else "")
             raise RecordError(f"unknown field(s) in the JSON record: {shown}")
@@ -474,6 +474,8 @@ class Record:
         if not isinstance(options, dict):
             raise RecordError(f"'options' must be an object, not {_json_type(options)}")
         for key, value in options.items():
+            if not isinstance(key, str):
+                raise RecordError(f"option names are strings, not {_json_type(key)}")
             if isinstance(value, bool) or not isinstance(value, str | int | float | type(None)):
                 raise RecordError(
                     f"option {quote(key)} has a value of the wrong type: {_json_type(value)} "
@@ -500,7 +502,7 @@ class Record:
                 raise RecordError(
                     f"decision {n}: expected a string or an object with a 'move' string", ply=n
                 )
-            extra = sorted(set(item) - {"move", "comment"})
+            extra = sorted(set(item) - {"move", "comment"}, key=repr)
             if extra:
                 shown = ", ".join(quote(k, 20) for k in extra[:5]) + (", …" if extra[5:] else "")
                 raise RecordError(f"decision {n}: unknown field(s) {shown}", ply=n)
