@@ -17,6 +17,13 @@ Move``.  Build them by name with :func:`make_player`:
 A spec may override settings after a colon, e.g. ``hard:iterations=300`` or
 ``mcts:iterations=200,seconds=0.5,tactics=no``; the keys are the fields of
 :class:`Level` and of :class:`~tablier.ai.mcts.MCTSConfig`.
+
+Every player, ``random`` and ``easy`` included, passes its choice through a
+:class:`~tablier.ai.tactics.RuleGuard`: a move after which the player loses
+whatever anyone decides (a rule it could have obeyed, such as Voldétour's
+tower deadline) is replaced by one that is not, whenever one is found.  The
+settings ``rule_guard=no`` and ``rule_nodes=N`` (also for ``random`` and
+``greedy``) turn it off or change its budget.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from ..core.position import parse_float, parse_int, parse_spec
 from .knowledge import knowledge_for
 from .mcts import MCTS, MCTSConfig, MoveStat, SearchProgress
 from .solver import Solver
-from .tactics import losing_moves, winning_moves
+from .tactics import SAFE, RuleGuard, losing_moves, winning_moves
 
 __all__ = [
     "LEVELS",
@@ -77,25 +84,57 @@ def _check_state(state: State[Any]) -> list[Move]:
     return moves
 
 
-class RandomPlayer(Player):
-    """A uniformly random legal move (seeded)."""
+#: Positions the rule guard may expand for one decision (``rule_nodes``).
+RULE_NODES = 3000
 
-    def __init__(self, seed: int | None = None) -> None:
+
+def rule_guard(state: State[Any], nodes: int = RULE_NODES) -> RuleGuard:
+    """The :class:`~tablier.ai.tactics.RuleGuard` the players use for ``state``'s game.
+
+    It orders moves by the game's move prior (best first) when the game has one.
+    """
+    return RuleGuard(nodes=nodes, move_nodes=max(1, nodes // 6), order=_prior_order(state))
+
+
+class RandomPlayer(Player):
+    """A uniformly random legal move (seeded).
+
+    With ``guard`` (the default), a move that loses by a rule the player could
+    have obeyed is refused (:class:`~tablier.ai.tactics.RuleGuard`): the other
+    moves are then tried in the order of the game's move prior.
+    """
+
+    def __init__(
+        self, seed: int | None = None, guard: bool = True, rule_nodes: int = RULE_NODES
+    ) -> None:
         self.name = "random"
         self.rng = random.Random(seed)
+        self.guard = guard
+        self.rule_nodes = rule_nodes
 
     def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
         """A random legal move."""
         moves = _check_state(state)
-        return moves[self.rng.randrange(len(moves))]
+        move = moves[self.rng.randrange(len(moves))]
+        if self.guard and len(moves) > 1:
+            move = rule_guard(state, self.rule_nodes).pick(state, [move])
+        return move
 
 
 class GreedyPlayer(Player):
-    """One ply: take a win, avoid losing in one, else the best static evaluation."""
+    """One ply: take a win, avoid losing in one, else the best static evaluation.
 
-    def __init__(self, seed: int | None = None) -> None:
+    Moves that lose by a rule the player could have obeyed are refused as by
+    :class:`RandomPlayer` (the next best by the evaluation is tried first).
+    """
+
+    def __init__(
+        self, seed: int | None = None, guard: bool = True, rule_nodes: int = RULE_NODES
+    ) -> None:
         self.name = "greedy"
         self.rng = random.Random(seed)
+        self.guard = guard
+        self.rule_nodes = rule_nodes
 
     def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
         """The greedy move (see the class docstring)."""
@@ -107,17 +146,19 @@ class GreedyPlayer(Player):
         candidates = [m for m in moves if m not in bad] or moves
         knowledge = knowledge_for(state.game)
         if knowledge.evaluate is None:
-            return candidates[self.rng.randrange(len(candidates))]
-        me = state.to_move
-        best: list[Move] = []
-        best_value = -2.0
-        for m in candidates:
-            value = round(knowledge.value(state.apply_unchecked(m), me), 9)
-            if value > best_value:
-                best_value, best = value, [m]
-            elif value == best_value:
-                best.append(m)
-        return best[self.rng.randrange(len(best))]
+            ranked = [candidates[self.rng.randrange(len(candidates))], *candidates]
+        else:
+            me = state.to_move
+            values = {
+                m: round(knowledge.value(state.apply_unchecked(m), me), 9) for m in candidates
+            }
+            top = max(values.values())
+            best = [m for m in candidates if values[m] == top]
+            ranked = [best[self.rng.randrange(len(best))]]
+            ranked += sorted(candidates, key=lambda m: -values[m])
+        if not self.guard or len(moves) == 1:
+            return ranked[0]
+        return rule_guard(state, self.rule_nodes).pick(state, ranked)
 
 
 @dataclass(frozen=True)
@@ -134,7 +175,9 @@ class Level:
     search, verify up to that many of the best root moves with the solver
     (the opponent must not force a win within ``solver_depth`` decisions
     after the move) and play the first that passes (0: off; needs
-    ``solver_depth``).
+    ``solver_depth``).  ``rule_guard``: refuse a move that loses by a rule
+    the player could have obeyed (:class:`~tablier.ai.tactics.RuleGuard`,
+    at most ``rule_nodes`` positions per decision); on at every level.
     """
 
     iterations: int | None = None
@@ -145,6 +188,8 @@ class Level:
     temperature: float = 0.0
     reuse: bool = True
     safety_checks: int = 0
+    rule_guard: bool = True
+    rule_nodes: int = RULE_NODES
     config: MCTSConfig = field(default_factory=MCTSConfig)
 
 
@@ -231,19 +276,33 @@ class MCTSPlayer(Player):
         checks = level.safety_checks if level.solver_depth > 1 else 0
         seconds = level.seconds
         if seconds is not None:  # the budget covers the checks before and after too
-            reserve = 0.15 * seconds if checks else 0.0
+            reserve = 0.15 * seconds if checks else 0.1 * seconds if level.rule_guard else 0.0
             seconds = max(0.05, seconds - reserve - (time.perf_counter() - start))
         tree.search(level.iterations, seconds, progress)
         self.last_analysis = tree.analysis()
+        guard = rule_guard(state, level.rule_nodes) if level.rule_guard else None
+        deadline = None
+        if level.seconds is not None:  # what is left, and never less than a twentieth
+            deadline = max(start + level.seconds, time.perf_counter() + 0.05 * level.seconds)
         if level.temperature > 0:
-            return tree.sample_move(level.temperature)
+            move = tree.sample_move(level.temperature)
+            return guard.pick(state, [move], deadline) if guard is not None else move
         best = tree.best_move()
+        if guard is not None:
+            best = guard.pick(state, [best, *(s.move for s in self.last_analysis)], deadline)
         if checks:
-            deadline = start + level.seconds if level.seconds is not None else None
-            best = self._safest(state, best, checks, order, deadline)
+            best = self._safest(state, best, checks, order, deadline, guard)
         return best
 
-    def _safest(self, state: State, best: Move, checks: int, order, deadline) -> Move:
+    def _safest(
+        self,
+        state: State[Any],
+        best: Move,
+        checks: int,
+        order: Callable[[State[Any], list[Move]], list[Move]] | None,
+        deadline: float | None,
+        guard: RuleGuard | None = None,
+    ) -> Move:
         """The first of the best root moves after which the opponent forces no win.
 
         The candidates are the ``checks`` best moves of the analysis (proven
@@ -251,7 +310,8 @@ class MCTSPlayer(Player):
         forced win of the opponent within ``solver_depth`` decisions (whoever
         decides next).  The checks share one solver, so ``solver_nodes`` bounds
         all of them together.  An unfinished check counts as safe; when every
-        candidate loses, the search's choice stays.
+        candidate loses, the search's choice stays.  With a rule ``guard``,
+        candidates it does not find safe are skipped (``best`` is its choice).
         """
         level = self.level
         me = state.to_move
@@ -261,6 +321,9 @@ class MCTSPlayer(Player):
         # One solver for all the checks: they share its tables and its node limit.
         solver = Solver(max_nodes=level.solver_nodes, order=order)
         for stat in candidates:
+            refused = guard is not None and stat.move != best
+            if refused and guard.fate(state, stat.move, deadline) != SAFE:
+                continue
             after = state.apply_unchecked(stat.move)
             if after.outcome is not None:
                 return stat.move
@@ -308,6 +371,7 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
         "solver_depth",
         "solver_nodes",
         "safety_checks",
+        "rule_nodes",
         "playout_depth",
         "max_playout",
     ):
@@ -329,9 +393,16 @@ def make_player(spec: str, game: Game[Any, Any] | None = None, seed: int | None 
         raise TablierError("name a player: " + ", ".join(player_names()))
     name, overrides = parse_spec(spec, error=TablierError, what="player spec")
     if name in ("random", "greedy"):
-        if overrides:
-            raise TablierError(f"the {name} player takes no settings")
-        return RandomPlayer(seed) if name == "random" else GreedyPlayer(seed)
+        extra = set(overrides) - {"rule_guard", "rule_nodes"}
+        if extra:
+            raise TablierError(
+                f"the {name} player takes no settings but rule_guard and rule_nodes"
+                f" (not {', '.join(sorted(extra))})"
+            )
+        guard = _parse_value("rule_guard", overrides.get("rule_guard", "yes"), True)
+        nodes = _parse_value("rule_nodes", overrides.get("rule_nodes", str(RULE_NODES)), 0)
+        cls = RandomPlayer if name == "random" else GreedyPlayer
+        return cls(seed, guard=guard, rule_nodes=nodes)
     if name == "mcts":
         level = Level(iterations=500)
     elif name in LEVELS:
