@@ -1,0 +1,159 @@
+"""Losses by a rule the player could have obeyed: counts per game, option set and level.
+
+Usage::
+
+    python benchmarks/ai_rule_losses.py --games 20 [--levels random,easy,medium]
+        [--game-specs voldetour,xobo:exhaustion=cubes] [--guard both] [--max-plies 400]
+
+Each level plays itself (colours alternate with the seed) from the initial
+position, every decision made with ``tablier.ai.players.make_player``.  A
+game ends by the rules or is cut at ``--max-plies`` decisions (``limit``).
+The table counts the games by how they ended: real wins (``tower``,
+``flock``, ``connection``), losses by a rule (``stayed``, ``opponent-flock``,
+``blocus``, ``exhaustion``, ``last-action``), draws and cut games.  For each
+loss by a rule it then checks the loser's decisions over its last turns: a
+decision whose move lost whatever anyone decided while another move did not
+is an **avoidable** rule loss (the check is the players' own
+:class:`tablier.ai.tactics.RuleGuard` with a budget 100 times larger).
+``--guard off`` plays with the guard switched off (``rule_guard=no``), which
+shows what it prevents; ``both`` runs each level both ways.
+
+Levels use small fixed budgets (see ``LEVEL_SPECS``) so that runs are
+reproducible and affordable; the guard does not depend on the search budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+
+import tablier.games
+from tablier.ai.players import make_player, rule_guard
+from tablier.ai.tactics import SAFE
+from tablier.core.game import Game, Move, State
+
+#: Outcome reasons of each engine, by kind (docs/rules/*.md).
+REAL_WINS = frozenset({"tower", "flock", "connection"})
+RULE_LOSSES = frozenset({"stayed", "opponent-flock", "blocus", "exhaustion", "last-action"})
+DRAWS = frozenset({"no-action", "repetition", "move-limit", "double-pass"})
+
+#: The levels with fixed, small budgets (the guard's own budget is the level's).
+LEVEL_SPECS = {
+    "random": "random",
+    "greedy": "greedy",
+    "easy": "easy",
+    "medium": "medium:iterations=60,seconds=none",
+    "hard": "hard:iterations=80,seconds=none,solver_nodes=200,safety_checks=2",
+    "expert": "expert:iterations=120,seconds=none,solver_nodes=400,safety_checks=3",
+}
+
+DEFAULT_GAMES = (
+    "voldetour,voldetour:pieces=mini,volo:board=mini,volo:board=mini,edition=2010,"
+    "volo,xobo,xobo:stack=three,exhaustion=cubes"
+)
+
+
+def split_specs(text: str) -> list[str]:
+    """Game specs separated by commas; a part with ``=`` but no ``:`` continues the last one."""
+    out: list[str] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        if "=" in part and ":" not in part and out:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
+
+
+def avoidable(history: list[tuple[State, Move]], loser: int, turns: int = 4) -> bool:
+    """Did ``loser``, over its last turns, play a move lost whatever anyone did, when one was not?
+
+    ``history`` holds every (state, move) of the game.  The decisions looked at
+    are the loser's within the last ``turns`` turn boundaries before the end.
+    """
+    guard = None
+    boundaries = 0
+    for i in range(len(history) - 1, -1, -1):
+        state, move = history[i]
+        if i + 1 < len(history) and history[i + 1][0].to_move != state.to_move:
+            boundaries += 1
+        if boundaries > turns:
+            break
+        if state.to_move != loser or len(state.legal_moves()) < 2:
+            continue
+        if guard is None:
+            guard = rule_guard(state, 300_000)
+        if guard.fate(state, move) == SAFE:
+            continue
+        if any(guard.fate(state, m) == SAFE for m in state.legal_moves() if m != move):
+            return True
+    return False
+
+
+def play(game: Game, spec: str, seed: int, max_plies: int):
+    """One self-play game: (reason or 'limit', loser or None, history)."""
+    players = [make_player(spec, game, seed=2 * seed + k) for k in (0, 1)]
+    if seed % 2:
+        players.reverse()
+    state = game.initial_state()
+    history: list[tuple[State, Move]] = []
+    while state.outcome is None and len(history) < max_plies:
+        move = players[state.to_move].choose(state)
+        history.append((state, move))
+        state = state.apply(move)
+    outcome = state.outcome
+    if outcome is None:
+        return "limit", None, history
+    loser = None if outcome.winner is None else 1 - outcome.winner
+    return outcome.reason, loser, history
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="games per game spec and level")
+    parser.add_argument("--levels", default="random,greedy,easy,medium,hard")
+    parser.add_argument("--game-specs", default=DEFAULT_GAMES)
+    parser.add_argument("--guard", choices=("on", "off", "both"), default="on")
+    parser.add_argument("--max-plies", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    guards = {"on": ["yes"], "off": ["no"], "both": ["no", "yes"]}[args.guard]
+    print(f"{args.games} self-play games a row, up to {args.max_plies} decisions, seed {args.seed}")
+    print(
+        f"{'game':<56} {'level':<8} {'guard':<5} {'wins':>4} {'draw':>4} {'limit':>5}"
+        f" {'rule losses (avoidable)':<32} {'s/game':>6}"
+    )
+    for game_spec in split_specs(args.game_specs):
+        game = tablier.games.from_spec(game_spec)
+        for level in args.levels.split(","):
+            base = LEVEL_SPECS[level.strip()]
+            for guard in guards:
+                spec = base + ("," if ":" in base else ":") + f"rule_guard={guard}"
+                counts: Counter[str] = Counter()
+                rule: Counter[str] = Counter()
+                bad: Counter[str] = Counter()
+                start = time.perf_counter()
+                for i in range(args.games):
+                    reason, loser, history = play(game, spec, args.seed + i, args.max_plies)
+                    if reason in RULE_LOSSES:
+                        rule[reason] += 1
+                        if loser is not None and avoidable(history, loser):
+                            bad[reason] += 1
+                    elif reason in REAL_WINS:
+                        counts["wins"] += 1
+                    elif reason == "limit":
+                        counts["limit"] += 1
+                    else:
+                        counts["draw"] += 1
+                seconds = (time.perf_counter() - start) / max(1, args.games)
+                losses = ", ".join(f"{r} {n} ({bad[r]})" for r, n in sorted(rule.items())) or "-"
+                print(
+                    f"{game.spec:<56} {level:<8} {'on' if guard == 'yes' else 'off':<5}"
+                    f" {counts['wins']:>4} {counts['draw']:>4} {counts['limit']:>5}"
+                    f" {losses:<32} {seconds:>6.1f}",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()
