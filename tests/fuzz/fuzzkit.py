@@ -197,6 +197,11 @@ def game_of(name: str, key: str) -> Game:
     raise KeyError((name, key))
 
 
+def option_keys(name: str) -> list[str]:
+    """The keys :func:`game_of` takes for the example option sets of ``name`` (test ids too)."""
+    return [repr(sorted(o.items())) for o in tablier.games.game_class(name).example_options()]
+
+
 def games_of(name: str) -> list[Game]:
     """The game ``name`` under each of its example option sets."""
     return [

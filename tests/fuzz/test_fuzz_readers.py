@@ -17,8 +17,10 @@ from fuzzkit import (
     FUZZ,
     any_text,
     fragments_of,
+    game_of,
     games_of,
     move_texts,
+    option_keys,
     position_texts,
     refuses_cleanly,
     report_tried,  # noqa: F401 - the session fixture that prints the counts
@@ -34,11 +36,14 @@ from tablier.ai.ray_backend import _host_port
 GAMES = tablier.games.names()
 
 
-@pytest.mark.parametrize("name", GAMES)
+OPTION_SETS = [(name, key) for name in GAMES for key in option_keys(name)]
+
+
+@pytest.mark.parametrize(("name", "options"), OPTION_SETS)
 @FUZZ
 @given(data=st.data())
-def test_parse_move(name, data):
-    game = data.draw(st.sampled_from(games_of(name)), label="game")
+def test_parse_move(name, options, data):
+    game = game_of(name, options)
     state = data.draw(st.sampled_from(sample_states(game)), label="state")
     valid = move_texts(game)
     text = data.draw(any_text(fragments_of(valid), valid), label="text")
@@ -49,11 +54,11 @@ def test_parse_move(name, data):
         assert again == move, f"{move} does not read back from its notation"
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize(("name", "options"), OPTION_SETS)
 @FUZZ
 @given(data=st.data())
-def test_game_parse_position(name, data):
-    game = data.draw(st.sampled_from(games_of(name)), label="game")
+def test_game_parse_position(name, options, data):
+    game = game_of(name, options)
     valid = position_texts(game)
     text = data.draw(any_text(fragments_of(valid), valid), label="text")
     state = refuses_cleanly(f"{name} game.parse_position", lambda: game.parse_position(text))
