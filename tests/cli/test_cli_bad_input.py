@@ -8,10 +8,12 @@ A few cases run as real processes, the rest through click's CliRunner.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import subprocess
 import sys
+import tempfile
 
 import pytest
 from click.testing import CliRunner
@@ -180,10 +182,11 @@ def _session_console():
 def test_the_play_prompt_takes_any_line(lines):
     game = tablier.games.from_spec(MINI)
     session = PlaySession(_session_console(), lambda prompt: None, game)
-    for line in lines:
-        line = line.strip()
-        if line and line.split()[0].lower() not in ("quit", "exit", "q"):
-            assert session.handle(line) is True
+    with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):  # 'save x' writes x
+        for line in lines:
+            line = line.strip()
+            if line and line.split()[0].lower() not in ("quit", "exit", "q"):
+                assert session.handle(line) is True
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
