@@ -15,10 +15,12 @@ from functools import partial
 import pytest
 from fuzzkit import (
     FUZZ,
+    TRIED,
     any_text,
     fragments_of,
     game_of,
     games_of,
+    mixed_text,
     move_texts,
     option_keys,
     position_texts,
@@ -32,6 +34,8 @@ from hypothesis import strategies as st
 import tablier.games
 from tablier.ai.players import make_player
 from tablier.ai.ray_backend import _host_port
+from tablier.core.errors import TablierError
+from tablier.core.position import parse_spec
 
 GAMES = tablier.games.names()
 
@@ -199,3 +203,41 @@ def test_ray_addresses(port):
     if target is not None:
         tail = address.rpartition(":")[2]
         assert tail.isascii() and tail.isdigit() and target[1] == int(tail)
+
+
+_WORD = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)
+_VALUE = st.from_regex(r"[a-z0-9_.+-]{0,8}", fullmatch=True)
+
+
+@FUZZ
+@given(name=_WORD, options=st.dictionaries(_WORD, _VALUE, max_size=4), spaces=st.booleans())
+def test_parse_spec_reads_what_it_is_given(name, options, spaces):
+    """``name:key=value,...`` reads back as written (lower-cased; spaces around parts allowed)."""
+    sep = ", " if spaces else ","
+    text = name + (":" + sep.join(f"{k}={v}" for k, v in options.items()) if options else "")
+    TRIED["parse_spec (valid specs)"] += 1
+    assert parse_spec(text) == (name, options)
+    assert parse_spec(text.upper()) == (name, options)
+
+
+@FUZZ
+@given(text=st.one_of(st.text(), mixed_text(["volo", "hard", "board", "mini", "=", ":", ","])))
+def test_parse_spec_any_text(text):
+    refuses_cleanly("parse_spec", partial(parse_spec, text))
+
+
+def test_game_and_player_specs_share_one_reader():
+    """The same forms are accepted, and the same faults refused, in game and player specs."""
+    game = tablier.games.from_spec(" VOLO : Board = mini , supply=12 ")
+    assert game.spec == "volo:board=mini,edition=current,setup=nests,supply=12"
+    player = make_player(" HARD : Iterations = 50 , max-playout=7 ", game)
+    assert player.level.iterations == 50 and player.level.config.max_playout == 7
+    for fault, words in (
+        (":board=mini", "starts with a name"),
+        ("x:board", "is not key=value"),
+        ("x:a=1,a=2", "given twice"),
+        ("x:a=٣", "other than ASCII"),
+    ):
+        for reader in (tablier.games.from_spec, partial(make_player, game=game)):
+            with pytest.raises(TablierError, match=words):
+                reader(fault.replace("x", "volo" if reader is tablier.games.from_spec else "hard"))
