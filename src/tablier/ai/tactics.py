@@ -107,7 +107,9 @@ class RuleGuard:
     ``order(state, moves)`` gives (the players pass the game's move prior,
     best first, which finds the line that meets a deadline at once), with a
     table of the positions already decided.  ``move_nodes`` bounds the
-    positions expanded for one move, ``nodes`` those for one :meth:`pick`.
+    positions expanded for one move, ``nodes`` those for all the moves of one
+    position (the table and the verdicts are kept while the guard is asked
+    about the same position).
 
     On the mini Voldétour set, Black's third turn, its Lord still on its
     tower and its block action used: ending the turn loses, and so does
@@ -139,7 +141,6 @@ class RuleGuard:
         self._root: State[Any] | None = None
         self._fates: dict[Move, str] = {}
         self._table: dict[tuple[State[Any], int], bool] = {}
-        self._player = 0
         self._left = 0
         self._spent = 0
         self._deadline: float | None = None
@@ -153,7 +154,6 @@ class RuleGuard:
             self._table = {}
             self._spent = 0
             self.expanded = 0
-        self._player = state.to_move
 
     def fate(self, state: State[Any], move: Move, deadline: float | None = None) -> str:
         """:data:`SAFE`, :data:`LOST` or :data:`UNKNOWN` for ``move`` in ``state``.
