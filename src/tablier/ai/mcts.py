@@ -377,11 +377,13 @@ class MCTS:
         seconds: float | None = None,
         progress: Callable[[SearchProgress], None] | None = None,
         progress_every: float = 0.2,
+        stop: Callable[[], bool] | None = None,
     ) -> Move:
         """Search until the budget is spent and return the best root move.
 
         At least one of ``iterations`` and ``seconds`` must be given.  The
-        search also stops early once the root is proven.
+        search also stops early once the root is proven, or as soon as
+        ``stop`` (asked before every iteration) answers True.
         """
         if iterations is None and seconds is None:
             raise TablierError("give an iteration or a time budget")
@@ -406,6 +408,8 @@ class MCTS:
             if root.proven is not None and self._restrict is None:
                 break
             if self._root_settled():
+                break
+            if stop is not None and stop():
                 break
             self._iterate()
             done += 1

@@ -59,9 +59,15 @@ Progress = Callable[[SearchProgress], None]
 
 
 class Player(ABC):
-    """Something that picks a move for the side to decide."""
+    """Something that picks a move for the side to decide.
+
+    ``stop``: when set, a searching player asks it while it thinks and, once it answers
+    True, ends the search at once and answers with the best move found so far (the web
+    server sets it to abandon searches nobody waits for any more).
+    """
 
     name: str = "player"
+    stop: Callable[[], bool] | None = None
 
     @abstractmethod
     def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
@@ -225,6 +231,8 @@ class MCTSPlayer(Player):
         self._tree: MCTS | None = None
         self._rng = random.Random(seed)
         self.last_analysis: list[MoveStat] = []
+        #: Simulations already at the root when the last search started (kept tree).
+        self.reused_visits = 0
 
     def reset(self) -> None:
         """Drop the search tree."""
@@ -238,6 +246,7 @@ class MCTSPlayer(Player):
             seed = self._rng.randrange(1 << 30)
             tree = MCTS(state, seed=seed, config=self.level.config)
         self._tree = tree
+        self.reused_visits = tree.root.n
         return tree
 
     def analyse(
@@ -268,7 +277,9 @@ class MCTSPlayer(Player):
         if level.solver_depth > 1:
             # The solver gets at most a quarter of the time budget.
             limit = 0.25 * level.seconds if level.seconds is not None else None
-            solver = Solver(max_nodes=level.solver_nodes, max_seconds=limit, order=order)
+            solver = Solver(
+                max_nodes=level.solver_nodes, max_seconds=limit, order=order, stop=self.stop
+            )
             result = solver.solve(state, level.solver_depth)
             if result.status == "win" and result.line:
                 self.last_analysis = [MoveStat(result.line[0], 0, 1.0, 1.0, "win")]
@@ -278,9 +289,10 @@ class MCTSPlayer(Player):
         if seconds is not None:  # the budget covers the checks before and after too
             reserve = 0.15 * seconds if checks else 0.1 * seconds if level.rule_guard else 0.0
             seconds = max(0.05, seconds - reserve - (time.perf_counter() - start))
-        tree.search(level.iterations, seconds, progress)
+        tree.search(level.iterations, seconds, progress, stop=self.stop)
         self.last_analysis = tree.analysis()
-        guard = rule_guard(state, level.rule_nodes) if level.rule_guard else None
+        stopped = self.stop is not None and self.stop()
+        guard = rule_guard(state, level.rule_nodes) if level.rule_guard and not stopped else None
         deadline = None
         if level.seconds is not None:  # what is left, and never less than a twentieth
             deadline = max(start + level.seconds, time.perf_counter() + 0.05 * level.seconds)
@@ -290,7 +302,7 @@ class MCTSPlayer(Player):
         best = tree.best_move()
         if guard is not None:
             best = guard.pick(state, [best, *(s.move for s in self.last_analysis)], deadline)
-        if checks:
+        if checks and not stopped:
             best = self._safest(state, best, checks, order, deadline, guard)
         return best
 
@@ -319,7 +331,7 @@ class MCTSPlayer(Player):
         if not candidates or candidates[0].proven == "win":
             return best
         # One solver for all the checks: they share its tables and its node limit.
-        solver = Solver(max_nodes=level.solver_nodes, order=order)
+        solver = Solver(max_nodes=level.solver_nodes, order=order, stop=self.stop)
         for stat in candidates:
             refused = guard is not None and stat.move != best
             if refused and guard.fate(state, stat.move, deadline) != SAFE:

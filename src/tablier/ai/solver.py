@@ -78,7 +78,8 @@ class Solver:
     ``max_nodes`` and ``max_seconds`` bound the work; past them the search
     raises :class:`SearchLimitReached` internally and :meth:`solve` answers
     ``"unknown"`` with ``aborted=True``.  ``order`` may sort the moves of a
-    state (best first) to speed up proofs; it never changes the answer.
+    state (best first) to speed up proofs; it never changes the answer.  ``stop``, when
+    given, is asked at every node: once it answers True the search ends as at a limit.
     """
 
     def __init__(
@@ -87,8 +88,10 @@ class Solver:
         max_nodes: int | None = None,
         max_seconds: float | None = None,
         order: Callable[[State[Any], list[Move]], list[Move]] | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> None:
         self.max_nodes = max_nodes
+        self.stop = stop
         self.max_seconds = max_seconds
         self.order = order
         self.nodes = 0
@@ -116,6 +119,8 @@ class Solver:
             raise SearchLimitReached
         deadline = self._deadline
         if deadline is not None and time.perf_counter() > deadline:
+            raise SearchLimitReached
+        if self.stop is not None and self.stop():
             raise SearchLimitReached
 
     def wins(self, state: State[Any], attacker: int, depth: int) -> bool:
