@@ -209,3 +209,18 @@ def test_good_input_still_works(level):
     assert result.exit_code == 0 and "supply=12" in result.output
     result = CliRunner().invoke(main, ["arena", MINI, level, "random", "-n", "1", "-q"])
     assert result.exit_code == 0, result.output
+
+
+def test_a_tablier_error_escaping_a_command_is_one_line_and_status_2():
+    from tablier.cli.errors import TablierGroup
+    from tablier.core.errors import IllegalMoveError
+
+    group = TablierGroup("demo")
+
+    @group.command("fail")
+    def fail():
+        raise IllegalMoveError("e5 is occupied\nby a bird of Blue")
+
+    result = CliRunner().invoke(group, ["fail"])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert result.stderr == "Error: e5 is occupied by a bird of Blue\n"
