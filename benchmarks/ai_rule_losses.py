@@ -14,12 +14,14 @@ The table counts the games by how they ended: real wins (``tower``,
 loss by a rule it then checks the loser's decisions over its last turns: a
 decision whose move lost whatever anyone decided while another move did not
 is an **avoidable** rule loss (the check is the players' own
-:class:`tablier.ai.tactics.RuleGuard` with a budget 100 times larger).
+:class:`tablier.ai.tactics.RuleGuard` with a budget ten times larger, ``REFERENCE_NODES``).
 ``--guard off`` plays with the guard switched off (``rule_guard=no``), which
 shows what it prevents; ``both`` runs each level both ways.
 
 Levels use small fixed budgets (see ``LEVEL_SPECS``) so that runs are
 reproducible and affordable; the guard does not depend on the search budget.
+``--real`` plays the levels as they are (time budgets included); a level
+name with settings after a colon (``medium:iterations=300``) is used as given.
 """
 
 from __future__ import annotations
@@ -65,13 +67,16 @@ def split_specs(text: str) -> list[str]:
     return out
 
 
+#: Positions the reference guard may expand per decision checked.
+REFERENCE_NODES = 30_000
+
+
 def avoidable(history: list[tuple[State, Move]], loser: int, turns: int = 4) -> bool:
     """Did ``loser``, over its last turns, play a move lost whatever anyone did, when one was not?
 
     ``history`` holds every (state, move) of the game.  The decisions looked at
     are the loser's within the last ``turns`` turn boundaries before the end.
     """
-    guard = None
     boundaries = 0
     for i in range(len(history) - 1, -1, -1):
         state, move = history[i]
@@ -81,11 +86,11 @@ def avoidable(history: list[tuple[State, Move]], loser: int, turns: int = 4) -> 
             break
         if state.to_move != loser or len(state.legal_moves()) < 2:
             continue
-        if guard is None:
-            guard = rule_guard(state, 300_000)
+        guard = rule_guard(state, REFERENCE_NODES)
         if guard.fate(state, move) == SAFE:
             continue
-        if any(guard.fate(state, m) == SAFE for m in state.legal_moves() if m != move):
+        other = guard.pick(state, [m for m in state.legal_moves() if m != move])
+        if other != move and guard.fate(state, other) == SAFE:
             return True
     return False
 
@@ -116,6 +121,7 @@ def main() -> None:
     parser.add_argument("--guard", choices=("on", "off", "both"), default="on")
     parser.add_argument("--max-plies", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--real", action="store_true", help="the levels as they are")
     args = parser.parse_args()
     guards = {"on": ["yes"], "off": ["no"], "both": ["no", "yes"]}[args.guard]
     print(f"{args.games} self-play games a row, up to {args.max_plies} decisions, seed {args.seed}")
@@ -126,7 +132,8 @@ def main() -> None:
     for game_spec in split_specs(args.game_specs):
         game = tablier.games.from_spec(game_spec)
         for level in args.levels.split(","):
-            base = LEVEL_SPECS[level.strip()]
+            level = level.strip()
+            base = level if args.real or ":" in level else LEVEL_SPECS[level]
             for guard in guards:
                 spec = base + ("," if ":" in base else ":") + f"rule_guard={guard}"
                 counts: Counter[str] = Counter()

@@ -233,7 +233,6 @@ def test_every_level_refuses_a_rule_loss_in_each_game(spec):
 def _avoidable(history, loser):
     """Did ``loser``, over its last turns, play a lost move while another move was safe?"""
     boundaries = 0
-    reference = None
     for i in range(len(history) - 1, -1, -1):
         state, move = history[i]
         if i + 1 < len(history) and history[i + 1][0].to_move != state.to_move:
@@ -242,10 +241,11 @@ def _avoidable(history, loser):
             break
         if state.to_move != loser or len(state.legal_moves()) < 2:
             continue
-        reference = reference or rule_guard(state, 300_000)
+        reference = rule_guard(state, 30_000)
         if reference.fate(state, move) == SAFE:
             continue
-        if any(reference.fate(state, m) == SAFE for m in state.legal_moves()):
+        other = reference.pick(state, [m for m in state.legal_moves() if m != move])
+        if other != move and reference.fate(state, other) == SAFE:
             return str(move), state.to_text()
     return None
 
