@@ -29,7 +29,7 @@ from .. import games as registry
 from ..ai.players import LEVELS
 from ..core.errors import RecordError, TablierError
 from ..core.record import Record
-from .ai import AIPool
+from .ai import AIPool, ClientAddress
 from .errors import ApiError
 from .migrate import upgrade
 from .service import Connection, GameService, dumps
@@ -660,6 +660,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.mount("/static", StaticFiles(directory=web), name="static")
 
     app.add_middleware(_Limits, max_body=settings.max_body)
+    app.add_middleware(ClientAddress)  # whose AI searches a request starts (ai.py)
     return app
 
 

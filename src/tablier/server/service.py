@@ -20,7 +20,7 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +30,7 @@ from fastapi import WebSocket
 from .. import games as registry
 from ..ai.players import LEVELS
 from ..core.errors import TablierError
-from .ai import AIPool
+from .ai import AIPool, AIWorkerLost, Thought, current_client
 from .errors import ApiError
 from .live import LiveGame, Prepared, hash_token
 from .models import BOTH
@@ -91,6 +91,8 @@ class Connection:
 class _AIJob:
     version: int
     task: asyncio.Task | None = None
+    client: str | None = None  # whose request made it the AI's turn (None: the server's)
+    retry: bool = False  # a second try after its worker died
 
 
 class GameService:
@@ -104,6 +106,7 @@ class GameService:
         self._loading: dict[str, asyncio.Future] = {}
         self.connections: dict[str, set[Connection]] = {}
         self._jobs: dict[str, _AIJob] = {}
+        self._reserved: dict[tuple[str, str], int] = {}  # (client, game) -> changes under way
         self._tasks: set[asyncio.Task] = set()
         self.closing = False
         # SQLite takes one writer at a time and a commit in WAL mode takes a fraction of a
@@ -306,12 +309,13 @@ class GameService:
             "created": stamp,
             "updated": stamp,
         }
-        await self.write(self.storage.create_game, row, hashes)
-        live = LiveGame(row, [], hashes)
-        live.warm()
-        self._remember(live)
-        self.maybe_start_ai(live)
-        return live, tokens
+        with self._ai_room(str(row["id"]), _ai_moves_first(row)):
+            await self.write(self.storage.create_game, row, hashes)
+            live = LiveGame(row, [], hashes)
+            live.warm()
+            self._remember(live)
+            self.maybe_start_ai(live)
+            return live, tokens
 
     # -- changes ----------------------------------------------------------------------
 
@@ -343,6 +347,7 @@ class GameService:
                 live.apply_rewind(prep)
             else:
                 live.apply_values(prep)
+            self._drop_stale_ai(live)
         return live, prep
 
     async def move(
@@ -359,8 +364,9 @@ class GameService:
         if seat is not None and seat == live.ai_seat:  # pragma: no cover - tokens never do
             seat = None
         offers_before = (live.draw_offer, live.undo_offer)
-        live, prep = await self._change(live, lambda g: g.prepare_move(seat, ply, text))
-        self._after_move(live, prep, ref, sender, offers_before)
+        with self._ai_room(live.id, live.ai_seat is not None):
+            live, prep = await self._change(live, lambda g: g.prepare_move(seat, ply, text))
+            self._after_move(live, prep, ref, sender, offers_before)
         return live
 
     def _after_move(
@@ -469,8 +475,52 @@ class GameService:
         """The player spec used for an AI level (settings may override it, e.g. in tests)."""
         return self.settings.ai_specs.get(level, level)
 
+    @contextlib.contextmanager
+    def _ai_room(self, game_id: str, needed: bool) -> Iterator[None]:
+        """Refuse a change that would queue an AI search past the client's limit (429).
+
+        A client (the request's address) may have ``settings.ai_queue_limit`` searches queued
+        or running, counting the changes of its other games under way; a game has at most
+        one (a newer position cancels the older search).  The server's own searches (resumed
+        at start-up) are not counted.
+        """
+        client = current_client.get()
+        if not needed or self.ai is None or client is None:
+            yield
+            return
+        busy = sum(1 for g, job in self._jobs.items() if g != game_id and job.client == client)
+        busy += sum(n for (c, g), n in self._reserved.items() if c == client and g != game_id)
+        limit = self.settings.ai_queue_limit
+        if busy >= limit:
+            raise ApiError(
+                429,
+                "ai_busy",
+                f"the AI is already thinking in {busy} of your games (at most {limit} at "
+                "once): wait for one of its moves",
+            )
+        key = (client, game_id)
+        self._reserved[key] = self._reserved.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            self._reserved[key] -= 1
+            if not self._reserved[key]:
+                del self._reserved[key]
+
+    def _drop_stale_ai(self, live: LiveGame) -> None:
+        """Stop a search of an earlier position of the game (it is not wanted any more)."""
+        job = self._jobs.get(live.id)
+        if job is not None and job.version != live.version:
+            del self._jobs[live.id]
+            if job.task is not None:
+                job.task.cancel()  # the worker stops the search and takes its next job
+            self.broadcast(live.id, {"type": "ai", "thinking": False, "progress": None})
+        if live.status != "active" and live.ai_seat is not None and self.ai is not None:
+            self.ai.forget(live.id)  # its kept search tree
+
     def maybe_start_ai(self, live: LiveGame) -> None:
         """Start the AI's search when it is the AI's decision and none runs for this version."""
+        self._drop_stale_ai(live)
         if (
             self.ai is None
             or self.closing
@@ -482,7 +532,7 @@ class GameService:
         job = self._jobs.get(live.id)
         if job is not None and job.version == live.version:
             return
-        job = _AIJob(live.version)
+        job = _AIJob(live.version, client=current_client.get())
         self._jobs[live.id] = job
         job.task = asyncio.create_task(self._run_ai(live, job))
         self._tasks.add(job.task)
@@ -516,21 +566,35 @@ class GameService:
                 )
 
         try:
-            notation = await self.ai.think(
+            thought: Thought = await self.ai.think(
                 f"{game_id}:{job.version}",
                 live.state.to_text(),
                 self.ai_spec(live.ai_level),
                 secrets.randbits(30),
                 progress,
+                game=game_id,
+                client=job.client,
             )
         except asyncio.CancelledError:
             raise
-        except Exception:
+        except Exception as exc:
             log.exception("the AI failed in game %s", game_id)
             if self._jobs.get(game_id) is job:
                 del self._jobs[game_id]
+                if isinstance(exc, AIWorkerLost) and not job.retry:
+                    # Its worker died (and was replaced): search once more.
+                    self.maybe_start_ai(self._cache.get(game_id) or live)
+                    again = self._jobs.get(game_id)
+                    if again is not None:
+                        again.retry = True
+                        return
             self.broadcast(game_id, {"type": "ai", "thinking": False, "progress": None})
             return
+        notation = thought.move
+        log.debug(
+            "AI move %s in game %s: %d simulations (%d kept from earlier moves), worker %d",
+            notation, game_id, thought.simulations, thought.reused, thought.worker,
+        )
         if self._jobs.get(game_id) is not job or self.closing:
             return  # taken back meanwhile: a newer job (or none) is in charge
         current = self._cache.get(game_id) or live
@@ -580,6 +644,13 @@ class GameService:
         for conns in list(self.connections.values()):
             for conn in list(conns):
                 conn.send(None)  # type: ignore[arg-type]
+
+
+def _ai_moves_first(row: dict[str, Any]) -> bool:
+    """Whether the AI decides first in the new game ``row``."""
+    if row["ai_seat"] is None:
+        return False
+    return bool(registry.from_spec(row["spec"]).initial_state().to_move == row["ai_seat"])
 
 
 def _ai_decision(live: LiveGame, seat: int | None, version: int, notation: str) -> Prepared:

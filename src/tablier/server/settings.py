@@ -52,7 +52,8 @@ class Settings:
     ``max_body``: the largest request body in bytes.  ``public_url``: the base of the links
     handed out when creating a game (by default taken from the request, which behind a
     reverse proxy needs its forwarded headers).  ``web_dir``: the static client.
-    ``migrate``: run the Alembic migrations at start-up.  ``sqlite_inline_writes``: run
+    ``ai_queue_limit``: the AI searches one client (address) may have queued or running at
+    once.  ``migrate``: run the Alembic migrations at start-up.  ``sqlite_inline_writes``: run
     SQLite commits on the event loop (they are short) rather than in a worker thread.
     """
 
@@ -64,6 +65,7 @@ class Settings:
     web_dir: Path = WEB_DIR
     migrate: bool = True
     ai_progress_interval: float = 0.1
+    ai_queue_limit: int = 4
     hello_timeout: float = 10.0
     cache_size: int = 2000
     sqlite_inline_writes: bool = True
@@ -72,6 +74,8 @@ class Settings:
         self.database_url = normalise_database_url(self.database_url)
         if self.ai_workers < 0:
             raise ValueError("ai_workers cannot be negative")
+        if self.ai_queue_limit < 1:
+            raise ValueError("ai_queue_limit must be at least 1")
         self.web_dir = Path(self.web_dir)
 
     @property
