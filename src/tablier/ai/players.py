@@ -333,8 +333,11 @@ class MCTSPlayer(Player):
         # One solver for all the checks: they share its tables and its node limit.
         solver = Solver(max_nodes=level.solver_nodes, order=order, stop=self.stop)
         for stat in candidates:
-            refused = guard is not None and stat.move != best
-            if refused and guard.fate(state, stat.move, deadline) != SAFE:
+            if (
+                guard is not None
+                and stat.move != best
+                and guard.fate(state, stat.move, deadline) != SAFE
+            ):
                 continue
             after = state.apply_unchecked(stat.move)
             if after.outcome is not None:
