@@ -319,3 +319,16 @@ def test_the_ai_searches_again_when_its_worker_dies(sqlite_url):
         os.kill(pool._workers[0].process.pid, signal.SIGKILL)
         snap = wait_for(client, created["id"], lambda s: s["ply"] >= 1, timeout=20)
         assert snap["moves"] and not snap["ai"]["thinking"]
+
+
+def test_the_server_ai_reuses_its_tree_within_a_game(sqlite_url, caplog):
+    """A Voldétour turn is several decisions: the AI's later ones start from its kept tree."""
+    specs = {"easy": "random", "medium": "mcts:iterations=300"}
+    caplog.set_level("DEBUG", logger="tablier.server")
+    with TestClient(create_app(make_settings(sqlite_url, ai_specs=specs))) as client:
+        body = {"game": "voldetour", "mode": "ai", "seat": 1, "ai_level": "medium"}
+        created = client.post("/api/games", json=body).json()
+        wait_for(client, created["id"], lambda s: s["view"]["to_move"] == 1, timeout=30)
+    kept = [r.args[3] for r in caplog.records if r.getMessage().startswith("AI move")]
+    print(f"\nsimulations kept at each AI decision of the first turn: {kept}")
+    assert len(kept) >= 2 and kept[0] == 0 and max(kept[1:]) > 0
