@@ -499,7 +499,8 @@ def test_record_parse_for_review(shared_client):
 
 
 def test_static_pages(shared_client):
-    for path in ("/", "/review", "/g/abc123"):
+    gid = new_game(shared_client)["id"]
+    for path in ("/", "/review", f"/g/{gid}"):
         r = shared_client.get(path)
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
         assert "<html" in r.text.lower()

@@ -139,7 +139,7 @@ def test_errors_go_to_the_sender_only(shared_client):
         err = receive_until(p0, "error")
         assert err["code"] == "stale_ply" and err["ply"] == 0
         p0.send_json({"type": "move", "ply": "0", "move": move})
-        assert receive_until(p0, "error")["code"] == "invalid_request"
+        assert receive_until(p0, "error")["code"] == "bad_message"
         p0.send_text("{not json")
         assert receive_until(p0, "error")["code"] == "bad_message"
         p0.send_json({"type": "dance"})

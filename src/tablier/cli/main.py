@@ -287,34 +287,132 @@ def position_command(args: tuple[str, ...]) -> None:
 
 
 @main.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option("--host", default=None, help="Address to listen on [TABLIER_HOST; 127.0.0.1].")
+@click.option(
+    "--port", default=None, type=click.IntRange(0, 65535), help="Port [TABLIER_PORT; 8000]."
+)
 @click.option(
     "--database-url",
     default=None,
-    help="SQLAlchemy URL (sqlite:///FILE or postgresql://...); default: TABLIER_DATABASE_URL, "
-    "else an SQLite file in $XDG_DATA_HOME/tablier/.",
+    help="SQLAlchemy URL (sqlite:///FILE or postgresql://...) [TABLIER_DATABASE_URL; an SQLite "
+    "file in $XDG_DATA_HOME/tablier/].",
 )
 @click.option(
     "--ai-workers",
-    default=1,
-    show_default=True,
+    default=None,
     type=click.IntRange(0, 64),
-    help="Processes that run the AI (0: no games against the AI).",
+    help="Processes that run the AI, 0: no games against the AI [TABLIER_AI_WORKERS; 1].",
 )
-def serve_command(host: str, port: int, database_url: str | None, ai_workers: int) -> None:
-    """Start the web server (default http://127.0.0.1:8000); see docs/web.md."""
+@click.option(
+    "--ai-spec",
+    "ai_specs",
+    multiple=True,
+    metavar="LEVEL=SPEC",
+    help="Play an AI level with another player spec, e.g. easy=random (repeatable) "
+    "[TABLIER_AI_SPECS, JSON].",
+)
+@click.option(
+    "--ai-progress-interval",
+    default=None,
+    type=float,
+    help="Seconds between the AI's progress reports [TABLIER_AI_PROGRESS_INTERVAL; 0.1].",
+)
+@click.option(
+    "--ai-queue-limit",
+    default=None,
+    type=int,
+    help="AI searches one client may have queued or running [TABLIER_AI_QUEUE_LIMIT; 4].",
+)
+@click.option(
+    "--max-body",
+    default=None,
+    type=int,
+    help="Largest request body in bytes [TABLIER_MAX_BODY; 65536].",
+)
+@click.option(
+    "--max-record-plies",
+    default=None,
+    type=int,
+    help="Most decisions in a record read for review [TABLIER_MAX_RECORD_PLIES; 1000].",
+)
+@click.option(
+    "--public-url",
+    default=None,
+    help="Base of the links handed out [TABLIER_PUBLIC_URL; the request's own].",
+)
+@click.option(
+    "--web-dir",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Folder of the browser client [TABLIER_WEB_DIR; the packaged one].",
+)
+@click.option(
+    "--migrate/--no-migrate",
+    default=None,
+    help="Run the database migrations at start-up [TABLIER_MIGRATE; on].",
+)
+@click.option(
+    "--hello-timeout",
+    default=None,
+    type=float,
+    help="Seconds a WebSocket has to say hello [TABLIER_HELLO_TIMEOUT; 10].",
+)
+@click.option(
+    "--cache-size", default=None, type=int, help="Games kept in memory [TABLIER_CACHE_SIZE; 2000]."
+)
+@click.option(
+    "--sqlite-inline-writes/--no-sqlite-inline-writes",
+    default=None,
+    help="Run SQLite commits on the event loop [TABLIER_SQLITE_INLINE_WRITES; on].",
+)
+@click.option(
+    "--access-log/--no-access-log",
+    default=None,
+    help="Write uvicorn's access log [TABLIER_ACCESS_LOG; on].",
+)
+def serve_command(ai_specs: tuple[str, ...], **flags: Any) -> None:
+    """Start the web server (default http://127.0.0.1:8000); see docs/web.md.
+
+    Every setting is taken from its flag, else from its TABLIER_... environment variable,
+    else from its default.
+    """
+    settings = _server_settings(ai_specs, flags)
     try:
         from ..server.app import serve
-        from ..server.settings import Settings
     except ImportError as exc:  # without the web extra
         raise _needs_web(exc) from None
 
-    settings = Settings(ai_workers=ai_workers)
-    if database_url:
-        settings = Settings(database_url=database_url, ai_workers=ai_workers)
-    click.echo(f"Tablier: http://{host}:{port}/  (database: {_safe_url(settings.database_url)})")
-    serve(settings, host, port)
+    click.echo(
+        f"Tablier: http://{settings.host}:{settings.port}/  "
+        f"(database: {_safe_url(settings.database_url)})"
+    )
+    serve(settings)
+
+
+def _server_settings(ai_specs: tuple[str, ...], flags: dict[str, Any]) -> Any:
+    """The server's Settings from the flags given (the others from the environment)."""
+    try:
+        from pydantic import ValidationError
+
+        from ..server.settings import Settings
+    except ImportError as exc:  # without the web extra
+        raise _needs_web(exc) from None
+    given = {k: v for k, v in flags.items() if v is not None}
+    if ai_specs:
+        specs = {}
+        for item in ai_specs:
+            level, sep, spec = item.partition("=")
+            if not sep or not level.strip() or not spec.strip():
+                raise click.BadParameter(f"{item!r} is not LEVEL=SPEC", param_hint="--ai-spec")
+            specs[level.strip()] = spec.strip()
+        given["ai_specs"] = specs
+    try:
+        return Settings(**given)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:5]
+        )
+        raise click.UsageError(f"bad server setting: {problems}") from None
 
 
 class _UsageFault(click.ClickException):

@@ -22,8 +22,8 @@ from ..core.errors import GameOverError, IllegalMoveError, TablierError
 from ..core.game import Game, Move, Outcome, State
 from ..core.record import Record
 from .errors import ApiError
-from .models import BOTH
 from .storage import Change, now
+from .tables import BOTH
 
 __all__ = ["LiveGame", "Prepared", "hash_token", "iso"]
 
@@ -248,25 +248,6 @@ class LiveGame:
             "created": iso(self.created),
             "updated": iso(self.updated),
         }
-
-    def summary(self) -> dict[str, Any]:
-        """A line of the game list (no tokens, no views)."""
-        return summary_of_row(
-            {
-                "id": self.id,
-                "game": self.game.name,
-                "spec": self.game.spec,
-                "mode": self.mode,
-                "status": self.status,
-                "ply": self.ply,
-                "names": self.names,
-                "ai_seat": self.ai_seat,
-                "ai_level": self.ai_level,
-                "result": self.current_result(),
-                "created": self.created,
-                "updated": self.updated,
-            }
-        )
 
     def record(self) -> Record:
         """The game record (``tablier.core.record``), with names, date and result."""

@@ -1,108 +1,226 @@
-"""The database schema (SQLAlchemy 2 declarative models).
+"""The messages of the web API: REST bodies, WebSocket messages and the error body.
 
-Three tables; the Alembic migrations in ``migrations/versions`` create them.
-
-``games``
-    one row per game: its spec (game name and options), mode, the player names, the AI's seat
-    and level, ``ply`` (moves played), ``version`` (incremented by every change: the
-    optimistic-concurrency check of every write), ``status``, ``result`` and how it was
-    ``decided`` off the board (``resignation``, ``agreement``), pending offers, rematch links.
-``moves``
-    one row per decision: primary key ``(game_id, ply)``, so that the database itself accepts
-    exactly one move for each ply of a game.
-``seat_tokens``
-    the SHA-256 of each seat's capability token (never the token itself); ``seat`` is 0, 1,
-    or 2 for the single token of a same-screen game that plays both seats.
+One set of pydantic models for both transports: a WebSocket ``move`` message is a REST
+:class:`MoveBody` with a ``type`` and a ``ref``.  Every model forbids unknown fields and
+checks types strictly (``"1"`` is no ply, ``true`` is no number); :func:`read_message` reads
+one WebSocket text frame whatever it holds, raising :class:`~.errors.ApiError`
+(``bad_message``) for anything that is not a valid message.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from typing import Annotated, Any, Literal
 
-from sqlalchemy import (
-    JSON,
-    DateTime,
-    ForeignKey,
-    Index,
-    Integer,
-    MetaData,
-    PrimaryKeyConstraint,
-    String,
+import pydantic_core
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["BOTH", "Base", "GameRow", "MoveRow", "TokenRow"]
+from .errors import ApiError, describe
 
-#: The ``seat`` of a token that plays both seats (same-screen games).
-BOTH = 2
+__all__ = [
+    "MAX_MESSAGE",
+    "ClientMessage",
+    "CreateGame",
+    "ErrorBody",
+    "HelloMessage",
+    "MoveBody",
+    "MoveMessage",
+    "OfferBody",
+    "PingMessage",
+    "RecordBody",
+    "error_responses",
+    "parse_json",
+    "read_message",
+    "read_ref",
+    "validate_message",
+]
 
-_NAMING = {
-    "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
+#: The largest WebSocket message read (characters); uvicorn refuses larger frames.
+MAX_MESSAGE = 65536
+
+Text = Annotated[StrictStr, Field(max_length=100)]
+OptionValue = (
+    StrictBool
+    | StrictInt
+    | Annotated[StrictFloat, Field(allow_inf_nan=False)]
+    | Annotated[StrictStr, Field(max_length=100)]
+    | None
+)
+#: A client's tag for a WebSocket request, echoed on the answer.
+Ref = (
+    Annotated[StrictInt, Field(ge=-(2**53), le=2**53)]
+    | Annotated[StrictFloat, Field(allow_inf_nan=False)]
+    | Annotated[StrictStr, Field(max_length=100)]
+    | None
+)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateGame(_Strict):
+    """``POST /api/games``."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"game": "volo", "mode": "online", "names": ["Ann", "Bob"]},
+                {"game": "xobo", "mode": "local", "options": {}},
+            ]
+        }
+    )
+
+    game: Annotated[str, Field(min_length=1, max_length=40)]
+    options: Annotated[
+        dict[Annotated[str, Field(min_length=1, max_length=40)], OptionValue],
+        Field(max_length=20),
+    ] = {}
+    mode: Literal["online", "ai", "local"] = "online"
+    seat: Annotated[StrictInt, Field(ge=0, le=1)] = 0
+    ai_level: Annotated[str, Field(max_length=20)] | None = None
+    names: Annotated[list[Annotated[str, Field(max_length=100)]], Field(max_length=2)] = []
+
+
+class MoveBody(_Strict):
+    """``POST /api/games/<id>/moves``: the decision ``move`` at ``ply``."""
+
+    ply: Annotated[int, Field(ge=0, le=1_000_000)]
+    move: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class OfferBody(_Strict):
+    """``POST /api/games/<id>/offers``."""
+
+    kind: Literal["draw", "undo"]
+    action: Literal["offer", "accept", "decline"]
+
+
+class RecordBody(_Strict):
+    """``POST /api/records/parse``."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"text": '[Game "xobo"]\n\n1. a1 ; b1\n*\n'}]}
+    )
+
+    text: Annotated[str, Field(min_length=1, max_length=60_000)]
+
+
+class HelloMessage(_Strict):
+    """WebSocket: the first message (and a request for a fresh snapshot later)."""
+
+    type: Literal["hello"]
+    token: Annotated[str, Field(max_length=200)] | None = None
+    ref: Ref = None
+
+
+class MoveMessage(MoveBody):
+    """WebSocket: a move, with the same fields and checks as :class:`MoveBody`."""
+
+    type: Literal["move"]
+    ref: Ref = None
+
+
+class PingMessage(_Strict):
+    """WebSocket: answered ``pong``."""
+
+    type: Literal["ping"]
+    ref: Ref = None
+
+
+ClientMessage = Annotated[HelloMessage | MoveMessage | PingMessage, Field(discriminator="type")]
+
+_client_message: TypeAdapter[HelloMessage | MoveMessage | PingMessage] = TypeAdapter(ClientMessage)
+_ref: TypeAdapter[Any] = TypeAdapter(Ref)
+
+
+class ErrorDetail(BaseModel):
+    """The error object: a stable ``code`` and a message for people."""
+
+    model_config = ConfigDict(extra="allow")
+
+    code: str
+    message: str
+    ply: int | None = Field(None, description="where it applies: the game's or the record's")
+
+
+class ErrorBody(BaseModel):
+    """Every error answer: ``{"error": {"code", "message", ...}}``."""
+
+    error: ErrorDetail
+
+
+def read_ref(raw: Any) -> Any:
+    """The ``ref`` of a raw message if it is a valid one, else None (for error frames)."""
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return _ref.validate_python(raw.get("ref"))
+    except ValidationError:
+        return None
+
+
+def parse_json(text: str) -> Any:
+    """The JSON value of a WebSocket text frame (``bad_message`` if it is none)."""
+    if len(text) > MAX_MESSAGE:
+        raise ApiError(413, "message_too_large", "the message exceeds 64 KiB")
+    try:
+        return pydantic_core.from_json(text)
+    except (ValueError, TypeError) as exc:
+        reason = str(exc).split(" at line", 1)[0][:100]
+        raise ApiError(422, "bad_message", f"the message is not JSON ({reason})") from None
+
+
+def validate_message(raw: Any) -> HelloMessage | MoveMessage | PingMessage:
+    """The client message that the JSON value ``raw`` is (``bad_message`` if it is none)."""
+    if not isinstance(raw, dict):
+        raise ApiError(422, "bad_message", "a message is a JSON object with a 'type'")
+    try:
+        return _client_message.validate_python(raw)
+    except ValidationError as exc:
+        raise ApiError(422, "bad_message", describe(exc)) from None
+
+
+def read_message(text: str) -> HelloMessage | MoveMessage | PingMessage:
+    """Read one WebSocket text frame as a client message, whatever it holds.
+
+    >>> read_message('{"type": "ping", "ref": 3}')
+    PingMessage(type='ping', ref=3)
+    >>> read_message('[' * 5000)
+    Traceback (most recent call last):
+    ...
+    tablier.server.errors.ApiError: the message is not JSON (recursion limit exceeded)
+    """
+    return validate_message(parse_json(text))
+
+
+#: What each error status means, for the OpenAPI description (the codes: docs/web.md).
+_STATUS_TEXT = {
+    401: "no token, or an Authorization header that is not 'Bearer <token>'",
+    403: "the token holds no seat of this game, or not the seat to decide",
+    404: "no such game",
+    409: "the game moved on, or the request does not fit its state",
+    410: "the game is over",
+    413: "the body (or the record) is too large",
+    422: "the body or query fails validation, or the engine refuses it",
+    429: "the client already has as many AI searches under way as it may",
+    503: "the AI is off on this server",
 }
 
 
-class Base(DeclarativeBase):
-    """Declarative base with stable constraint names (for migrations)."""
-
-    metadata = MetaData(naming_convention=_NAMING)
-
-
-class GameRow(Base):
-    """A game (see the module docstring)."""
-
-    __tablename__ = "games"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game: Mapped[str] = mapped_column(String(40))
-    spec: Mapped[str] = mapped_column(String(400))
-    mode: Mapped[str] = mapped_column(String(10))
-    status: Mapped[str] = mapped_column(String(10), default="active")
-    ply: Mapped[int] = mapped_column(Integer, default=0)
-    version: Mapped[int] = mapped_column(Integer, default=0)
-    names: Mapped[list] = mapped_column(JSON)
-    ai_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    ai_level: Mapped[str | None] = mapped_column(String(20), nullable=True)
-    result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
-    decided: Mapped[str | None] = mapped_column(String(20), nullable=True)
-    draw_offer: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    undo_offer: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-    __table_args__ = (
-        Index("ix_games_updated", "updated"),
-        Index("ix_games_status_mode", "status", "mode"),
-    )
-
-
-class MoveRow(Base):
-    """One decision of a game; ``(game_id, ply)`` is unique (the primary key)."""
-
-    __tablename__ = "moves"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"))
-    ply: Mapped[int] = mapped_column(Integer)
-    notation: Mapped[str] = mapped_column(String(400))
-    seat: Mapped[int] = mapped_column(Integer)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-    __table_args__ = (PrimaryKeyConstraint("game_id", "ply", name="pk_moves"),)
-
-
-class TokenRow(Base):
-    """The hash of one seat's capability token."""
-
-    __tablename__ = "seat_tokens"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("games.id", ondelete="CASCADE"), index=True
-    )
-    seat: Mapped[int] = mapped_column(Integer)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route that may answer the error ``statuses`` (and 413, which
+    the body limit answers on every route)."""
+    return {
+        status: {"model": ErrorBody, "description": _STATUS_TEXT[status]}
+        for status in sorted({*statuses, 413})
+    }

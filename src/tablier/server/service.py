@@ -32,10 +32,10 @@ from ..ai.players import LEVELS
 from ..core.errors import TablierError
 from .ai import AIPool, AIWorkerLost, Thought, current_client
 from .errors import ApiError
-from .live import LiveGame, Prepared, hash_token
-from .models import BOTH
+from .live import LiveGame, Prepared, hash_token, summary_of_row
 from .settings import Settings
-from .storage import Change, Storage, now
+from .storage import Change, NewGame, Storage, now
+from .tables import BOTH
 
 __all__ = ["Connection", "GameService", "new_token"]
 
@@ -167,6 +167,10 @@ class GameService:
                 continue
             del self._cache[key]
 
+    def current(self, live: LiveGame) -> LiveGame:
+        """The game in memory now (``live`` itself unless it was reloaded meanwhile)."""
+        return self._cache.get(live.id) or live
+
     async def _reload(self, live: LiveGame) -> LiveGame:
         """Forget a game whose database row moved on (another process) and load it again."""
         if self._cache.get(live.id) is live:
@@ -257,9 +261,32 @@ class GameService:
         seat: int,
         ai_level: str | None,
         names: list[str],
-        rematch_of: LiveGame | None = None,
     ) -> tuple[LiveGame, dict[str, str]]:
         """Create a game; return it and its tokens (``{"0": tok, ...}`` or ``{"both": tok}``)."""
+        row = self._new_row(name, options, mode, seat, ai_level, names)
+        tokens: dict[str, str] = {}
+        if mode == "online":
+            tokens = {"0": new_token(), "1": new_token()}
+        elif mode == "ai":
+            tokens = {str(seat): new_token()}
+        else:
+            tokens = {"both": new_token()}
+        hashes = [(BOTH if k == "both" else int(k), hash_token(t)) for k, t in tokens.items()]
+        with self._ai_room(str(row["id"]), _ai_moves_first(row)):
+            await self.write(self.storage.create_game, row, hashes)
+            return self._started(row, hashes), tokens
+
+    def _new_row(
+        self,
+        name: str,
+        options: dict[str, Any],
+        mode: str,
+        seat: int,
+        ai_level: str | None,
+        names: list[str],
+        rematch_of: str | None = None,
+    ) -> dict[str, Any]:
+        """The database row of a new game (checked: game, options, AI level)."""
         try:
             game = registry.get(name, **options)
         except TablierError as exc:
@@ -280,16 +307,8 @@ class GameService:
         names = [_clean_name(n) for n in ([*list(names), "", ""])[:2]]
         if ai_seat is not None and not names[ai_seat]:
             names[ai_seat] = f"AI ({ai_level})"
-        tokens: dict[str, str] = {}
-        if mode == "online":
-            tokens = {"0": new_token(), "1": new_token()}
-        elif mode == "ai":
-            tokens = {str(seat): new_token()}
-        else:
-            tokens = {"both": new_token()}
-        hashes = [(BOTH if k == "both" else int(k), hash_token(t)) for k, t in tokens.items()]
         stamp = now()
-        row = {
+        return {
             "id": new_game_id(),
             "game": game.name,
             "spec": game.spec,
@@ -305,17 +324,23 @@ class GameService:
             "draw_offer": None,
             "undo_offer": None,
             "rematch_id": None,
-            "rematch_of": rematch_of.id if rematch_of is not None else None,
+            "rematch_of": rematch_of,
             "created": stamp,
             "updated": stamp,
         }
-        with self._ai_room(str(row["id"]), _ai_moves_first(row)):
-            await self.write(self.storage.create_game, row, hashes)
-            live = LiveGame(row, [], hashes)
-            live.warm()
-            self._remember(live)
-            self.maybe_start_ai(live)
-            return live, tokens
+
+    def _started(self, row: dict[str, Any], hashes: list[tuple[int, str]]) -> LiveGame:
+        """A committed new game, in memory (and the AI started if it moves first)."""
+        live = LiveGame(row, [], hashes)
+        live.warm()
+        self._remember(live)
+        self.maybe_start_ai(live)
+        return live
+
+    async def list_games(self, limit: int, offset: int) -> list[dict[str, Any]]:
+        """SUMMARY of the most recently changed games (read in a worker thread)."""
+        rows = await to_thread.run_sync(self.storage.list_games, limit, offset)
+        return [summary_of_row(r) for r in rows]
 
     # -- changes ----------------------------------------------------------------------
 
@@ -422,42 +447,17 @@ class GameService:
         return live
 
     async def rematch(self, game_id: str, seat: int | None) -> tuple[str, dict[str, str]]:
-        """The rematch (colours swapped), created by the first call; a new token for ``seat``."""
+        """The rematch (colours swapped) and a new token for ``seat``'s seat in it.
+
+        One transaction each time: the first call inserts the new game, the caller's token
+        and the old game's link to it together (checked against the old game's version);
+        later calls add the caller's token to the rematch.
+        """
         live = await self.get(game_id)
         if seat is None:
             raise ApiError(403, "not_your_seat", "this link does not hold a seat in this game")
         if live.status == "active":
             raise ApiError(409, "game_not_over", "a rematch needs a finished game")
-        async with live.lock:
-            live = self._cache.get(live.id) or live
-            if live.rematch_id is None:
-                options = dict(live.game.options)
-                human = 0
-                if live.ai_seat is not None:
-                    human = live.ai_seat  # the human takes the AI's former seat
-                new, _ = await self.create(
-                    live.game.name,
-                    options,
-                    live.mode,
-                    human,
-                    live.ai_level,
-                    [live.names[1], live.names[0]],
-                    rematch_of=live,
-                )
-                ok = await self.write(
-                    self.storage.commit,
-                    live.id,
-                    live.version,
-                    Change(values={"rematch_id": new.id}),
-                )
-                if not ok:
-                    live = await self._reload(live)
-                    if live.rematch_id is None:  # pragma: no cover - a racing process failed
-                        raise ApiError(409, "conflict", "the game changed meanwhile: try again")
-                else:
-                    live.apply_values(Prepared(Change(values={"rematch_id": new.id}), "rematch"))
-                self.broadcast_snapshot(live)
-        rematch = await self.get(live.rematch_id)
         if seat == BOTH:
             new_seat, key = BOTH, "both"
         else:
@@ -465,6 +465,31 @@ class GameService:
             key = str(new_seat)
         token = new_token()
         digest = hash_token(token)
+        async with live.lock:
+            live = self.current(live)
+            if live.rematch_id is None:
+                human = live.ai_seat if live.ai_seat is not None else 0  # the AI's former seat
+                row = self._new_row(
+                    live.game.name,
+                    dict(live.game.options),
+                    live.mode,
+                    human,
+                    live.ai_level,
+                    [live.names[1], live.names[0]],
+                    rematch_of=live.id,
+                )
+                hashes = [(new_seat, digest)]
+                change = Change(values={"rematch_id": row["id"]}, new_game=NewGame(row, hashes))
+                with self._ai_room(str(row["id"]), _ai_moves_first(row)):
+                    if await self.write(self.storage.commit, live.id, live.version, change):
+                        live.apply_values(Prepared(change, "rematch"))
+                        self._started(row, hashes)
+                        self.broadcast_snapshot(live)
+                        return row["id"], {key: token}
+                live = await self._reload(live)  # another process made the rematch
+                if live.rematch_id is None:  # pragma: no cover - a racing process failed
+                    raise ApiError(409, "conflict", "the game changed meanwhile: try again")
+        rematch = await self.get(live.rematch_id)
         await self.write(self.storage.add_token, rematch.id, new_seat, digest)
         rematch.tokens.append((new_seat, digest))
         return rematch.id, {key: token}

@@ -1,16 +1,22 @@
-"""Settings of the web server: where the database is, how many AI workers, limits.
+"""Settings of the web server: where it listens, the database, the AI workers, the limits.
 
-The defaults make ``tablier serve`` work out of the box: an SQLite file in the user's data
-folder (``$XDG_DATA_HOME/tablier/tablier.db``, else ``~/.local/share/tablier/tablier.db``).
-``TABLIER_DATABASE_URL`` or ``--database-url`` choose another database; ``postgresql://``
-URLs are mapped to SQLAlchemy's psycopg 3 driver (``postgresql+psycopg://``).
+Every field of :class:`Settings` is read, in this order of precedence, from the keyword
+arguments (``tablier serve`` passes the flags it was given), from an environment variable
+``TABLIER_<FIELD>`` (``TABLIER_DATABASE_URL``, ``TABLIER_AI_WORKERS``…; ``TABLIER_AI_SPECS``
+is JSON), and from the default.  The defaults make ``tablier serve`` work out of the box: an
+SQLite file in the user's data folder (``$XDG_DATA_HOME/tablier/tablier.db``, else
+``~/.local/share/tablier/tablier.db``); ``postgresql://`` URLs are mapped to SQLAlchemy's
+psycopg 3 driver (``postgresql+psycopg://``).  ``docs/web.md`` lists every setting.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = ["Settings", "default_database_url", "normalise_database_url"]
 
@@ -19,10 +25,7 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
 def default_database_url() -> str:
-    """``TABLIER_DATABASE_URL`` if set, else the SQLite file in the user's data folder."""
-    env = os.environ.get("TABLIER_DATABASE_URL", "").strip()
-    if env:
-        return normalise_database_url(env)
+    """The SQLite file in the user's data folder (``TABLIER_DATABASE_URL`` overrides it)."""
     base = os.environ.get("XDG_DATA_HOME", "").strip()
     folder = Path(base) if base else Path.home() / ".local" / "share"
     return f"sqlite:///{folder / 'tablier' / 'tablier.db'}"
@@ -41,44 +44,66 @@ def normalise_database_url(url: str) -> str:
     return url
 
 
-@dataclass
-class Settings:
-    """Everything :func:`tablier.server.create_app` needs to know.
+class Settings(BaseSettings):
+    """Everything :func:`tablier.server.create_app` and ``tablier serve`` need to know.
 
-    ``database_url``: an SQLAlchemy URL (SQLite or PostgreSQL).  ``ai_workers``: processes
-    that run the AI (0 turns the AI off: games against it cannot be created).
-    ``ai_specs``: per level, the :func:`tablier.ai.players.make_player` spec actually used
-    (tests map levels to fast players such as ``"random"``); a level not listed uses itself.
-    ``max_body``: the largest request body in bytes.  ``public_url``: the base of the links
-    handed out when creating a game (by default taken from the request, which behind a
-    reverse proxy needs its forwarded headers).  ``web_dir``: the static client.
-    ``ai_queue_limit``: the AI searches one client (address) may have queued or running at
-    once.  ``migrate``: run the Alembic migrations at start-up.  ``sqlite_inline_writes``: run
-    SQLite commits on the event loop (they are short) rather than in a worker thread.
+    >>> Settings(database_url="postgres://u@h/db", ai_workers=0).database_url
+    'postgresql+psycopg://u@h/db'
     """
 
-    database_url: str = field(default_factory=default_database_url)
-    ai_workers: int = 1
-    ai_specs: dict[str, str] = field(default_factory=dict)
-    max_body: int = 64 * 1024
-    public_url: str | None = None
-    web_dir: Path = WEB_DIR
-    migrate: bool = True
-    ai_progress_interval: float = 0.1
-    ai_queue_limit: int = 4
-    hello_timeout: float = 10.0
-    cache_size: int = 2000
-    sqlite_inline_writes: bool = True
+    model_config = SettingsConfigDict(
+        env_prefix="TABLIER_",
+        extra="forbid",
+        validate_assignment=True,
+        env_ignore_empty=True,
+    )
 
-    def __post_init__(self) -> None:
-        self.database_url = normalise_database_url(self.database_url)
-        if self.ai_workers < 0:
-            raise ValueError("ai_workers cannot be negative")
-        if self.ai_queue_limit < 1:
-            raise ValueError("ai_queue_limit must be at least 1")
-        self.web_dir = Path(self.web_dir)
+    host: str = Field("127.0.0.1", description="address to listen on")
+    port: Annotated[int, Field(ge=0, le=65535, description="port to listen on")] = 8000
+    database_url: str = Field(
+        default_factory=default_database_url,
+        description="SQLAlchemy URL (sqlite:///FILE or postgresql://…)",
+    )
+    ai_workers: Annotated[
+        int, Field(ge=0, le=64, description="processes that run the AI (0: no AI games)")
+    ] = 1
+    ai_specs: dict[str, str] = Field(
+        default_factory=dict,
+        description="per AI level, the player spec actually used (JSON), e.g. "
+        '{"easy": "random"}; a level not listed plays itself',
+    )
+    ai_progress_interval: Annotated[
+        float, Field(ge=0, le=60, description="seconds between the AI's progress reports")
+    ] = 0.1
+    ai_queue_limit: Annotated[
+        int,
+        Field(
+            ge=1,
+            le=1000,
+            description="AI searches one client (address) may have queued or running at once",
+        ),
+    ] = 4
+    max_body: Annotated[
+        int, Field(ge=1024, le=16 * 1024 * 1024, description="largest request body (bytes)")
+    ] = 64 * 1024
+    max_record_plies: Annotated[
+        int, Field(ge=1, le=100_000, description="most decisions in a record read for review")
+    ] = 1000
+    public_url: str | None = Field(
+        None, description="base of the links handed out (default: the request's own)"
+    )
+    web_dir: Path = Field(WEB_DIR, description="folder of the browser client")
+    migrate: bool = Field(True, description="run the database migrations at start-up")
+    hello_timeout: Annotated[
+        float, Field(gt=0, le=3600, description="seconds a WebSocket has to say hello")
+    ] = 10.0
+    cache_size: Annotated[int, Field(ge=1, le=1_000_000, description="games kept in memory")] = 2000
+    sqlite_inline_writes: bool = Field(
+        True, description="run SQLite commits on the event loop (they are short)"
+    )
+    access_log: bool = Field(True, description="write uvicorn's access log")
 
-    @property
-    def is_sqlite(self) -> bool:
-        """True for an SQLite database."""
-        return self.database_url.startswith("sqlite")
+    @field_validator("database_url")
+    @classmethod
+    def _normalise(cls, url: str) -> str:
+        return normalise_database_url(url)

@@ -35,9 +35,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from .models import GameRow, MoveRow, TokenRow
+from .tables import GameRow, MoveRow, TokenRow
 
-__all__ = ["Change", "Checkpointer", "Storage", "make_engine", "now"]
+__all__ = ["Change", "Checkpointer", "NewGame", "Storage", "make_engine", "now"]
 
 log = logging.getLogger("tablier.server.storage")
 
@@ -80,14 +80,32 @@ def make_engine(url: str) -> Engine:
 
 
 @dataclass
+class NewGame:
+    """A game to insert with its token hashes ``(seat, sha256 hex)``."""
+
+    row: dict[str, Any]
+    tokens: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
 class Change:
-    """One transaction on a game: new column values, moves to drop and to add, tokens."""
+    """One transaction on a game: new column values, moves to drop and to add, and a game to
+    create with it (a rematch: the new game and the old one's link to it commit together)."""
 
     values: dict[str, Any] = field(default_factory=dict)
     drop_from_ply: int | None = None
     moves: list[tuple[int, str, int]] = field(default_factory=list)  # (ply, notation, seat)
-    tokens: list[tuple[int, str]] = field(default_factory=list)  # (seat, sha256 hex)
-    new_game: dict[str, Any] | None = None  # a game row to insert too (a rematch)
+    new_game: NewGame | None = None
+
+
+def _insert_game(conn: Any, game: NewGame) -> None:
+    conn.execute(insert(_games).values(**game.row))
+    for seat, digest in game.tokens:
+        conn.execute(
+            insert(_tokens).values(
+                game_id=game.row["id"], seat=seat, token_hash=digest, created=game.row["created"]
+            )
+        )
 
 
 class _Conflict(Exception):
@@ -140,14 +158,7 @@ class Storage:
     def create_game(self, row: dict[str, Any], tokens: Iterable[tuple[int, str]]) -> None:
         """Insert a new game and its token hashes (one transaction)."""
         with self.engine.begin() as conn:
-            conn.execute(insert(_games).values(**row))
-            stamp = row["created"]
-            for seat, digest in tokens:
-                conn.execute(
-                    insert(_tokens).values(
-                        game_id=row["id"], seat=seat, token_hash=digest, created=stamp
-                    )
-                )
+            _insert_game(conn, NewGame(row, list(tokens)))
 
     def commit(self, game_id: str, expected_version: int, change: Change) -> bool:
         """Apply ``change`` if the game is still at ``expected_version``; False on conflict.
@@ -167,7 +178,7 @@ class Storage:
                 if result.rowcount != 1:
                     raise _Conflict
                 if change.new_game is not None:
-                    conn.execute(insert(_games).values(**change.new_game))
+                    _insert_game(conn, change.new_game)
                 if change.drop_from_ply is not None:
                     conn.execute(
                         delete(_moves).where(
@@ -187,12 +198,6 @@ class Storage:
                             }
                             for ply, notation, seat in change.moves
                         ],
-                    )
-                for seat, digest in change.tokens:
-                    conn.execute(
-                        insert(_tokens).values(
-                            game_id=game_id, seat=seat, token_hash=digest, created=stamp
-                        )
                     )
         except (IntegrityError, _Conflict):
             return False

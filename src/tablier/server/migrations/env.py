@@ -13,8 +13,8 @@ import os
 from alembic import context
 from sqlalchemy import create_engine, pool
 
-from tablier.server.models import Base
 from tablier.server.settings import normalise_database_url
+from tablier.server.tables import Base
 
 config = context.config
 target_metadata = Base.metadata
