@@ -333,7 +333,7 @@ def position_command(args: tuple[str, ...]) -> None:
     "--max-record-plies",
     default=None,
     type=int,
-    help="Most decisions in a record read for review [TABLIER_MAX_RECORD_PLIES; 1000].",
+    help="Most decisions in a record read for review [TABLIER_MAX_RECORD_PLIES; 500].",
 )
 @click.option(
     "--public-url",

@@ -88,7 +88,7 @@ class Settings(BaseSettings):
     ] = 64 * 1024
     max_record_plies: Annotated[
         int, Field(ge=1, le=100_000, description="most decisions in a record read for review")
-    ] = 1000
+    ] = 500
     public_url: str | None = Field(
         None, description="base of the links handed out (default: the request's own)"
     )
