@@ -112,3 +112,29 @@ def test_bad_messages_keep_the_connection(shared_client):
         move = shared_client.get(f"/api/games/{gid}/legal").json()["moves"][0]["notation"]
         ws.send_json({"type": "move", "ply": 0, "move": move, "ref": 9})
         assert receive_until(ws, "move")["ref"] == 9
+
+
+def test_errors_from_deeper_down_keep_the_connection(shared_client, monkeypatch):
+    from tablier.core.errors import InvalidMoveError
+
+    service = shared_client.app.state.service
+    created = new_game(shared_client, "xobo")
+    gid = created["id"]
+    with shared_client.websocket_connect(f"/ws/games/{gid}") as ws:
+        hello(ws, created["tokens"]["0"])
+        for raised, code in (
+            (InvalidMoveError("no such move"), "bad_input"),
+            (RuntimeError("bug"), "internal_error"),
+        ):
+
+            async def broken(*_a, _exc=raised, **_k):
+                raise _exc
+
+            monkeypatch.setattr(service, "move", broken)
+            ws.send_json({"type": "move", "ply": 0, "move": "a1", "ref": code})
+            err = receive_until(ws, "error")
+            assert (err["code"], err["ref"]) == (code, code)
+            assert "bug" not in err["message"]
+        monkeypatch.undo()
+        ws.send_json({"type": "ping"})
+        assert receive_until(ws, "pong") == {"type": "pong"}

@@ -16,6 +16,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from ...core.errors import TablierError
 from ..deps import GameId, Service, check_game_id, get_settings
 from ..errors import ApiError
 from ..models import (
@@ -126,3 +127,8 @@ async def _handle(service: GameService, game_id: str, conn: Connection, frame: s
             await service.move(game_id, conn.seat, message.ply, message.move, message.ref, conn)
     except ApiError as exc:
         ws_error(conn, exc, ref)
+    except TablierError as exc:  # what no route translated: as over REST, 422 bad_input
+        ws_error(conn, ApiError(422, "bad_input", str(exc)[:500] or type(exc).__name__), ref)
+    except Exception as exc:  # a bug: answered like REST's 500, the socket kept
+        log.error("internal error in a WebSocket message: %s", type(exc).__name__, exc_info=exc)
+        ws_error(conn, ApiError(500, "internal_error", "internal server error"), ref)
