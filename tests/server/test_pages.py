@@ -28,7 +28,7 @@ def test_unknown_paths_get_a_page(shared_client, path):
     assert TEXT["not_found"]["heading"] in body and 'href="/"' in body
 
 
-@pytest.mark.parametrize("path", ["/api/nothing", "/api/games/abc/nothing", "/api"])
+@pytest.mark.parametrize("path", ["/api/nothing", "/api/games/abc/nothing", "/api", "/api/docs"])
 def test_unknown_api_paths_get_json(shared_client, path):
     r = shared_client.get(path)
     assert r.status_code == 404 and r.headers["content-type"] == "application/json"
