@@ -333,7 +333,8 @@ def position_command(args: tuple[str, ...]) -> None:
     "--max-record-plies",
     default=None,
     type=int,
-    help="Most decisions in a record read for review [TABLIER_MAX_RECORD_PLIES; 500].",
+    help="Most decisions in a record read for review or a history served "
+    "[TABLIER_MAX_RECORD_PLIES; 500].",
 )
 @click.option(
     "--public-url",

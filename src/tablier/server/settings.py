@@ -87,7 +87,12 @@ class Settings(BaseSettings):
         int, Field(ge=1024, le=16 * 1024 * 1024, description="largest request body (bytes)")
     ] = 64 * 1024
     max_record_plies: Annotated[
-        int, Field(ge=1, le=100_000, description="most decisions in a record read for review")
+        int,
+        Field(
+            ge=1,
+            le=100_000,
+            description="most decisions in a record read for review or a history served",
+        ),
     ] = 500
     public_url: str | None = Field(
         None, description="base of the links handed out (default: the request's own)"

@@ -17,7 +17,7 @@ from fastapi.responses import PlainTextResponse
 from ... import games as registry
 from ...ai.players import LEVELS
 from ..deps import Game, Seated, Service, Viewer, get_settings
-from ..errors import dump_json, json_response
+from ..errors import ApiError, dump_json, json_response
 from ..models import CreateGame, MoveBody, OfferBody, error_responses
 
 __all__ = ["catalog", "router"]
@@ -126,8 +126,19 @@ async def get_game(actor: Viewer, service: Service) -> Response:
     responses={200: _JSON, **error_responses(404)},
     response_class=Response,
 )
-async def history(live: Game) -> Response:
-    """Every position's view and every move's view (built off the event loop)."""
+async def history(live: Game, request: Request) -> Response:
+    """Every position's view and every move's view (built off the event loop).
+
+    A game of more than ``max_record_plies`` decisions is ``413 history_too_long``: the
+    answer's size grows with the game (a few kilobytes per decision).
+    """
+    limit = get_settings(request).max_record_plies
+    if live.ply > limit:
+        raise ApiError(
+            413,
+            "history_too_long",
+            f"the game has {live.ply} decisions; the history is served up to {limit}",
+        )
 
     def build() -> bytes:
         game, moves = live.game, list(live.moves)
