@@ -303,3 +303,34 @@ def test_self_play_never_loses_by_a_rule_it_could_obey(spec, games, plies, level
 def test_default_voldetour_leaves_the_tower(level):
     reasons = _self_play("voldetour", level, 2, 40)
     assert "stayed" not in reasons
+
+
+#: Black's third turn on the default set, its Lord still on its tower (b2): leaving takes a
+#: take, a put next to the tower at its height and the Lord's move, three decisions.
+THIRD_TURN = (
+    "voldetour:pieces=default,repetition=False,max_turns=none"
+    " turn=5 lords=b2,i9 black=B111@f6:1x1x1 white=B112@h9:1x1x2"
+)
+
+
+@pytest.mark.parametrize("level", SPECS)
+def test_every_level_leaves_the_tower_on_its_third_turn(level):
+    start = from_spec("voldetour").parse_position(THIRD_TURN)
+    tower = start.lords[0]
+    for seed in range(2):
+        player = make_player(level, start.game, seed=seed)
+        state = start
+        while state.outcome is None and state.to_move == 0:
+            state = state.apply(player.choose(state))
+        assert state.outcome is None and state.lords[0] != tower, (level, seed, state.to_text())
+    # Without the guard the same players end the turn on the tower.
+    if level.startswith(("random", "easy")):
+        spec = level + ("," if ":" in level else ":") + "rule_guard=no"
+        stayed = 0
+        for seed in range(4):
+            player = make_player(spec, start.game, seed=seed)
+            state = start
+            while state.outcome is None and state.to_move == 0:
+                state = state.apply(player.choose(state))
+            stayed += state.outcome is not None and state.outcome.reason == "stayed"
+        assert stayed
