@@ -9,7 +9,6 @@ True
 
 from . import games
 from .core import (
-    AmbiguousMoveError,
     Game,
     GameOverError,
     IllegalMoveError,
@@ -28,7 +27,6 @@ from .core import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "AmbiguousMoveError",
     "Game",
     "GameOverError",
     "IllegalMoveError",

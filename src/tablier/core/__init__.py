@@ -1,7 +1,6 @@
 """Game-agnostic core: the game protocol, errors, positions, records and geometry."""
 
 from .errors import (
-    AmbiguousMoveError,
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
@@ -14,7 +13,6 @@ from .errors import (
 from .game import Game, Move, Option, Outcome, State
 
 __all__ = [
-    "AmbiguousMoveError",
     "Game",
     "GameOverError",
     "IllegalMoveError",

@@ -28,10 +28,6 @@ class IllegalMoveError(TablierError):
     """A well-formed move that the rules forbid in this position."""
 
 
-class AmbiguousMoveError(TablierError):
-    """A move text that matches more than one legal move."""
-
-
 class InvalidPositionError(TablierError):
     """A position string that cannot be read or describes an impossible position."""
 
