@@ -209,9 +209,9 @@ def _search(
     state = games.parse_position(position)
     game = state.game
     entry = players.get(game_id) if game_id is not None else None
-    if entry is not None and entry[0] == spec:
+    if game_id is not None and entry is not None and entry[0] == spec:
         player = entry[1]
-        players.move_to_end(game_id)  # type: ignore[arg-type]
+        players.move_to_end(game_id)
     else:
         player = make_player(spec, game, seed=seed)
         if game_id is not None and kept > 0:
@@ -339,9 +339,8 @@ class AIPool:
             if message[0] == "progress":
                 _, wire, fraction, simulations, best = message
                 job = self._jobs.get(wire)
-                listener = job.listener if job is not None else None
-                if listener is not None and not job.cancelled:  # type: ignore[union-attr]
-                    self._post(listener, fraction, simulations, best)
+                if job is not None and job.listener is not None and not job.cancelled:
+                    self._post(job.listener, fraction, simulations, best)
             else:
                 self._post(self._finished, worker, message)
 
@@ -465,11 +464,11 @@ class AIPool:
     def _unqueue(self, job: _Job) -> None:
         games = self._waiting.get(job.client)
         jobs = games.get(job.game) if games is not None else None
-        if jobs is None or job not in jobs:
+        if games is None or jobs is None or job not in jobs:
             return
         jobs.remove(job)
         if not jobs:
-            del games[job.game]  # type: ignore[union-attr]
+            del games[job.game]
             if not games:
                 del self._waiting[job.client]
 

@@ -66,8 +66,8 @@ class Connection:
     queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(maxsize=1000))
     closed: bool = False
 
-    def send(self, text: str) -> None:
-        """Queue a message; a client that stopped reading is disconnected."""
+    def send(self, text: str | None) -> None:
+        """Queue a message (``None``: close); a client that stopped reading is disconnected."""
         if self.closed:
             return
         try:
@@ -668,7 +668,7 @@ class GameService:
                 await task
         for conns in list(self.connections.values()):
             for conn in list(conns):
-                conn.send(None)  # type: ignore[arg-type]
+                conn.send(None)
 
 
 def _ai_moves_first(row: dict[str, Any]) -> bool:
