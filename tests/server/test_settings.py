@@ -20,6 +20,7 @@ VALUES = {
     "ai_queue_limit": ("7", 7),
     "max_body": ("2048", 2048),
     "max_record_plies": ("77", 77),
+    "history_page": ("50", 50),
     "public_url": ("https://play.example", "https://play.example"),
     "web_dir": ("/tmp/tablier-web", Path("/tmp/tablier-web")),
     "hello_timeout": ("2.5", 2.5),

@@ -333,8 +333,13 @@ def position_command(args: tuple[str, ...]) -> None:
     "--max-record-plies",
     default=None,
     type=int,
-    help="Most decisions in a record read for review or a history served "
-    "[TABLIER_MAX_RECORD_PLIES; 500].",
+    help="Most decisions in a record read for review [TABLIER_MAX_RECORD_PLIES; 500].",
+)
+@click.option(
+    "--history-page",
+    default=None,
+    type=int,
+    help="Most decisions in one page of a game's history [TABLIER_HISTORY_PAGE; 50].",
 )
 @click.option(
     "--public-url",

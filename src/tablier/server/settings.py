@@ -18,10 +18,13 @@ from typing import Annotated
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["Settings", "default_database_url", "normalise_database_url"]
+__all__ = ["HISTORY_PAGE_MAX", "Settings", "default_database_url", "normalise_database_url"]
 
 #: Where the static client lives (index.html, app.js, games/<name>.js).
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+#: The most decisions one page of a game's history may hold (``GET …/history?limit=``).
+HISTORY_PAGE_MAX = 50
 
 
 def default_database_url() -> str:
@@ -87,13 +90,16 @@ class Settings(BaseSettings):
         int, Field(ge=1024, le=16 * 1024 * 1024, description="largest request body (bytes)")
     ] = 64 * 1024
     max_record_plies: Annotated[
+        int, Field(ge=1, le=100_000, description="most decisions in a record read for review")
+    ] = 500
+    history_page: Annotated[
         int,
         Field(
             ge=1,
-            le=100_000,
-            description="most decisions in a record read for review or a history served",
+            le=HISTORY_PAGE_MAX,
+            description="most decisions in one page of a game's history (GET …/history)",
         ),
-    ] = 500
+    ] = HISTORY_PAGE_MAX
     public_url: str | None = Field(
         None, description="base of the links handed out (default: the request's own)"
     )

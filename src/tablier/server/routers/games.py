@@ -17,8 +17,9 @@ from fastapi.responses import PlainTextResponse
 from ... import games as registry
 from ...ai.players import LEVELS
 from ..deps import Game, Seated, Service, Viewer, get_settings
-from ..errors import ApiError, dump_json, json_response
+from ..errors import dump_json, json_response
 from ..models import CreateGame, MoveBody, OfferBody, error_responses
+from ..settings import HISTORY_PAGE_MAX
 
 __all__ = ["catalog", "router"]
 
@@ -123,34 +124,72 @@ async def get_game(actor: Viewer, service: Service) -> Response:
 
 @router.get(
     "/games/{game_id}/history",
-    responses={200: _JSON, **error_responses(404)},
+    responses={200: _JSON, **error_responses(404, 422)},
     response_class=Response,
 )
-async def history(live: Game, request: Request) -> Response:
-    """Every position's view and every move's view (built off the event loop).
+async def history(
+    live: Game,
+    request: Request,
+    start: Annotated[
+        int,
+        Query(alias="from", ge=0, le=10**9, description="the first position of the page (a ply)"),
+    ] = 0,
+    limit: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            le=HISTORY_PAGE_MAX,
+            description="most decisions in the page (default and cap: the server's page size)",
+        ),
+    ] = None,
+) -> Response:
+    """One page of the game's history: the views of positions ``from`` … ``from + limit``
+    and of the decisions between them (built off the event loop).
 
-    A game of more than ``max_record_plies`` decisions is ``413 history_too_long``: the
-    answer's size grows with the game (a few kilobytes per decision).
+    The answer also says ``total`` (the decisions played), the ``limit`` applied (at most
+    the server's ``history_page``), and ``next`` / ``prev``, the ``from`` of the following
+    and preceding pages (null at either end).  A ``from`` past the game's last position
+    answers an empty page.
     """
-    limit = get_settings(request).max_record_plies
-    if live.ply > limit:
-        raise ApiError(
-            413,
-            "history_too_long",
-            f"the game has {live.ply} decisions; the history is served up to {limit}",
-        )
+    page = min(limit or HISTORY_PAGE_MAX, get_settings(request).history_page)
+    # the moves are copied here, on the loop, so that a move played meanwhile cannot mix in
+    game, initial, moves = live.game, live.state_at(0), list(live.moves)
+    body = await to_thread.run_sync(history_page, game, initial, moves, start, page)
+    return Response(body, media_type="application/json")
 
-    def build() -> bytes:
-        game, moves = live.game, list(live.moves)
-        states = live.all_states()[: len(moves) + 1]
-        return dump_json(
-            {
-                "views": [game.state_view(st) for st in states],
-                "moves": [game.move_view(st, m) for st, m in zip(states, moves, strict=False)],
-            }
-        )
 
-    return Response(await to_thread.run_sync(build), media_type="application/json")
+def history_page(game: Any, initial: Any, moves: list, start: int, limit: int) -> bytes:
+    """The body of ``GET …/history?from=start&limit=limit`` for the game whose decisions
+    are ``moves`` from ``initial`` (call it off the event loop).
+
+    Positions ``start`` … ``end`` and decisions ``start`` … ``end - 1``, where ``end`` is
+    ``start + limit`` or the last position: the cost is one replay up to ``start`` (cheap)
+    and at most ``limit + 1`` state views and ``limit`` move views.
+    """
+    total = len(moves)
+    views: list[dict] = []
+    move_views: list[dict] = []
+    end = min(start + limit, total)
+    if start <= total:
+        state = initial
+        for move in moves[:start]:
+            state = state.apply_unchecked(move)
+        for ply in range(start, end + 1):
+            views.append(game.state_view(state))
+            if ply < end:
+                move_views.append(game.move_view(state, moves[ply]))
+                state = state.apply_unchecked(moves[ply])
+    return dump_json(
+        {
+            "from": start,
+            "limit": limit,
+            "total": total,
+            "views": views,
+            "moves": move_views,
+            "next": end if start <= total and end < total else None,
+            "prev": max(0, start - limit) if 0 < start <= total else None,
+        }
+    )
 
 
 @router.get(
