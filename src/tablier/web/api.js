@@ -55,7 +55,10 @@ export const api = {
   createGame: (body) => request("POST", "/api/games", { body }),
   recentGames: (limit = 20) => request("GET", `/api/games?limit=${limit}&offset=0`),
   game: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}`, { token }),
-  history: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/history`),
+  /** One page of a game's history: positions `from` … `from + limit` (docs/web.md). */
+  history: (id, from = 0, limit = null) =>
+    request("GET", `/api/games/${encodeURIComponent(id)}/history?from=${from}` +
+      (limit ? `&limit=${limit}` : "")),
   legal: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/legal`, { token }),
   move: (id, token, ply, move) =>
     request("POST", `/api/games/${encodeURIComponent(id)}/moves`, { token, body: { ply, move } }),

@@ -175,15 +175,20 @@ export class GamePage {
     return moves.some((m, i) => m !== mine[i]);
   }
 
+  /**
+   * Start the history again from the snapshot (every move's notation, the current
+   * position) and load its latest page, the whole history of a short game; older pages
+   * are loaded when they are shown.
+   */
   async reloadHistory(snap) {
+    const v = this.viewer;
+    v.resetHistory(snap.moves || [], snap.view, snap.last_move,
+      (from, limit) => api.history(this.id, from, limit));
     try {
-      const h = await api.history(this.id);
-      if (this.closed) return;
-      this.viewer.setHistory(h.views, h.moves, snap.moves);
+      await v.ensure(Math.max(0, v.lastPly - 1));
     } catch (err) {
-      // fall back on the current position alone
-      this.viewer.setHistory([snap.view], [], []);
-      toast(`Cannot load the history: ${errorText(err)}`, "error");
+      // the current position and the move list are known: only the older boards wait
+      if (!this.closed) toast(`Cannot load the history: ${errorText(err)}`, "error");
     }
   }
 

@@ -1,10 +1,19 @@
 // The part shared by the game page and the review page: the game's board module and its
 // stylesheet, the move list, history navigation (← → Home End), the info panel and the
 // result banner.
+//
+// A live game's history is loaded page by page (GET /api/games/<id>/history?from=&limit=):
+// the notations of every move and the latest position come with the snapshot, the views of
+// the positions and moves before it are fetched a page at a time when they are shown, so a
+// game of any length keeps its whole move list and navigation.
 
 import { errorText } from "./api.js";
 import { settings } from "./store.js";
-import { choose, clear, el, sideMarker } from "./ui.js";
+import { choose, clear, el, sideMarker, toast } from "./ui.js";
+
+// Decisions asked for in one page of history: the server's largest page (docs/web.md).  A
+// server configured with smaller pages answers less, and the viewer then asks for its size.
+let pageSize = 50;
 
 const stylesheets = new Map(); // game name -> Promise, resolved once its sheet is applied
 
@@ -41,6 +50,11 @@ export class Viewer {
     this.moveViews = [];
     this.moves = [];
     this.viewPly = null; // null: follow the live position
+    // views[i] and moveViews[i] may be missing (not loaded yet) when a loader is set
+    this.loader = null; // (from, limit) => Promise of a history page
+    this.generation = 0; // bumped when the history is replaced: older pages are dropped
+    this.loading = new Map(); // "from:limit" -> Promise of the page's merge
+    this.tried = new Set(); // plies whose loading was attempted in this generation
     this.board = null;
     this.boardGame = null;
     this.legal = null;
@@ -133,12 +147,110 @@ export class Viewer {
     this.render();
   }
 
-  /** Replace the whole history. */
+  /** Replace the whole history (every view known). */
   setHistory(views, moveViews, moves) {
+    this.dropPages(null);
     this.views = views.slice();
     this.moveViews = moveViews.slice();
     this.moves = moves ? moves.slice() : moveViews.map((m) => m.notation);
     if (this.viewPly !== null && this.viewPly >= this.lastPly) this.viewPly = null;
+  }
+
+  /**
+   * Replace the history by one known only at its end: the notations of every move,
+   * the latest position's `view` and the last move's `lastMove`.  The other views are
+   * loaded with `loader(from, limit)` (a history page) when they are shown.
+   */
+  resetHistory(moves, view, lastMove, loader) {
+    this.dropPages(loader);
+    const total = moves.length;
+    this.moves = moves.slice();
+    this.views = new Array(total + 1);
+    this.moveViews = new Array(total);
+    this.views[total] = view;
+    if (total && lastMove) this.moveViews[total - 1] = lastMove;
+    if (this.viewPly !== null && this.viewPly >= this.lastPly) this.viewPly = null;
+  }
+
+  dropPages(loader) {
+    this.loader = loader;
+    this.generation += 1;
+    this.loading = new Map();
+    this.tried = new Set();
+  }
+
+  /** Whether position `ply` can be drawn: its view and the move that led to it. */
+  has(ply) {
+    return !!this.views[ply] && (ply === 0 || !!this.moveViews[ply - 1]);
+  }
+
+  /**
+   * Load the pages that position `ply` needs; resolves to whether it can be drawn.  The
+   * page asked for ends at the first position loaded after `ply` (so that stepping back
+   * loads contiguous pages), or starts just before `ply` when that is too far.
+   */
+  async ensure(ply) {
+    for (let attempt = 0; attempt < 3 && !this.has(ply) && this.loader; attempt++) {
+      let next = ply;
+      while (next < this.lastPly && !this.views[next]) next += 1;
+      const from = next - pageSize <= ply - 1 ? Math.max(0, next - pageSize) : Math.max(0, ply - 1);
+      const asked = pageSize;
+      const page = await this.fetchPage(from, asked);
+      if (!page) return false; // the game changed meanwhile, or the history was replaced
+      if (page.limit < asked) pageSize = Math.max(1, page.limit); // a server with smaller pages
+      else if (!this.has(ply)) break;
+    }
+    return this.has(ply);
+  }
+
+  fetchPage(from, limit) {
+    const key = `${from}:${limit}`;
+    if (!this.loading.has(key)) {
+      const generation = this.generation;
+      const loading = this.loading;
+      const promise = this.loader(from, limit).then(
+        (page) => (generation === this.generation && this.merge(page) ? page : null),
+      );
+      const forget = () => loading.delete(key);
+      promise.then(forget, forget);
+      loading.set(key, promise);
+    }
+    return this.loading.get(key);
+  }
+
+  /**
+   * Take a page's views, after checking its moves against the notations known: a page
+   * of another line (a takeback on the server since) is dropped.
+   */
+  merge(page) {
+    const from = Number(page.from) || 0;
+    const moves = page.moves || [];
+    const views = page.views || [];
+    for (let i = 0; i < moves.length && from + i < this.moves.length; i++) {
+      if (!moves[i] || moves[i].notation !== this.moves[from + i]) return false;
+    }
+    views.forEach((view, i) => {
+      if (from + i <= this.lastPly && !this.views[from + i]) this.views[from + i] = view;
+    });
+    moves.forEach((move, i) => {
+      if (from + i < this.moves.length && !this.moveViews[from + i]) this.moveViews[from + i] = move;
+    });
+    return true;
+  }
+
+  /** Load what position `ply` needs, then draw again (once per ply and history). */
+  load(ply) {
+    if (this.tried.has(ply)) return;
+    this.tried.add(ply);
+    this.ensure(ply).then(
+      (ok) => {
+        if (ok) this.render();
+      },
+      (err) => {
+        this.tried.delete(ply); // tried again when shown again
+        toast(`Cannot load the history: ${errorText(err)}`, "error");
+      },
+    );
   }
 
   /** Add one move at the end (a live game). */
@@ -154,7 +266,9 @@ export class Viewer {
     const view = this.views[ply];
     const last = ply > 0 ? this.moveViews[ply - 1] || null : null;
     const s = settings();
-    if (this.board) {
+    if (!this.has(ply) && this.loader) this.load(ply);
+    this.boardHost.classList.toggle("loading", !view);
+    if (this.board && view) {
       this.board.render(view, {
         legal: this.live ? this.legal : null,
         last,
@@ -167,7 +281,7 @@ export class Viewer {
     }
     this.plyLabel.textContent = this.live
       ? `move ${this.lastPly} (latest)`
-      : `move ${ply} of ${this.lastPly}`;
+      : `move ${ply} of ${this.lastPly}${view ? "" : " (loading…)"}`;
     this.host.classList.toggle("viewing-history", !this.live);
     this.renderMoveList();
     this.renderBanner();
