@@ -8,9 +8,16 @@ from tablier.games import get
 from tablier.games.xobo import XoBo, XoBoState
 from tablier.games.xobo.board import GRID
 
-DEFAULT = {"stack": "any", "exhaustion": "moves"}
-TEN_POINT = {"stack": "three", "exhaustion": "cubes"}
-OPTION_SETS = [DEFAULT, TEN_POINT]
+DEFAULT = {"stack": "any", "exhaustion": "moves", "voyna": "placement"}
+TEN_POINT = {"stack": "three", "exhaustion": "cubes", "voyna": "any-move"}
+#: both rule sets, each with both readings of which moves announce voyna
+OPTION_SETS = [
+    DEFAULT,
+    {**DEFAULT, "voyna": "any-move"},
+    TEN_POINT,
+    {**TEN_POINT, "voyna": "placement"},
+]
+OPTION_IDS = ["xobo", "xobo-any-move", "ten-point", "ten-point-placement"]
 
 
 def build(
@@ -53,28 +60,40 @@ def random_states(game: XoBo, seed: int, count: int, keep: float = 0.15) -> list
 
     About ``keep`` of the states met are kept, including terminal ones.
     """
+    return [state for state, _ in random_plays(game, seed, count, keep)]
+
+
+def random_plays(
+    game: XoBo, seed: int, count: int, keep: float = 0.15
+) -> list[tuple[XoBoState, bool]]:
+    """Like :func:`random_states`, each state with whether the move that led to it
+    was a placement (True for the initial position)."""
     rng = random.Random(seed)
-    out: list[XoBoState] = []
+    out: list[tuple[XoBoState, bool]] = []
     while len(out) < count:
-        state = game.initial_state()
+        state, placed = game.initial_state(), True
         while True:
             if rng.random() < keep:
-                out.append(state)
+                out.append((state, placed))
                 if len(out) >= count:
                     break
             moves = state.legal_moves()
             if not moves:
                 break
             special = [m for m in moves if m.kind != "place"]
-            if special and rng.random() < 0.6:
-                state = state.apply_unchecked(rng.choice(special))
-            else:
-                state = state.apply_unchecked(rng.choice(moves))
+            move = rng.choice(special) if special and rng.random() < 0.6 else rng.choice(moves)
+            state, placed = state.apply_unchecked(move), move.kind == "place"
     return out
 
 
-def random_position(game: XoBo, rng: random.Random) -> XoBoState:
-    """A random position built directly: singles, a few stacks and random reserves."""
+def random_position(game: XoBo, rng: random.Random, placed: bool = True) -> XoBoState:
+    """A random position built directly: singles, a few stacks and random reserves.
+
+    With ``placed`` False the position string ends in ``-``: the last move was a
+    stacking or a distribution, so a threat of the player who made it announced no
+    voyna under ``voyna=placement`` (and the position must not be one of voyna under
+    ``voyna=any-move``: such a draw is made again).
+    """
     from tablier.games.xobo.board import ROOM
 
     while True:
@@ -103,4 +122,12 @@ def random_position(game: XoBo, rng: random.Random) -> XoBoState:
                 )
             )
         side = rng.choice(["ns", "ew"])
-        return game.parse_position_body(f"{'/'.join(rows)} {side} {common}/{r0}/{r1}")
+        body = f"{'/'.join(rows)} {side} {common}/{r0}/{r1}"
+        if placed:
+            return game.parse_position_body(body)
+        state = game.parse_position_body(body + " -") if game.voyna_placement else None
+        if state is None:
+            state = game.parse_position_body(body)
+            if state.voyna:
+                continue
+        return state

@@ -5,8 +5,12 @@ connections, and a brute-force threat test (try every empty cell).  It
 shares nothing with the engine but the rules text: it is the oracle the
 engine is compared with in ``test_reference.py``.
 
-A position is a tuple ``(grid, common, reserves, turn)`` where ``grid`` is a
-tuple of 9 column tuples of heights.
+A position is a tuple ``(grid, common, reserves, turn, placed)`` where
+``grid`` is a tuple of 9 column tuples of heights and ``placed`` says whether
+the move that led to it was a placement (True at the start).  The rules'
+options are keyword arguments: ``only_three`` (``stack=three``),
+``cubes_rule`` (``exhaustion=cubes``) and ``by_placement``
+(``voyna=placement``: only a placement announces voyna).
 """
 
 from __future__ import annotations
@@ -141,15 +145,17 @@ def distribution_results(grid):
     return out
 
 
-def analyse(pos, only_three: bool, cubes_rule: bool):
+def analyse(pos, only_three: bool, cubes_rule: bool, by_placement: bool = False):
     """(winner, reason) or None, and whether the player to move is under voyna."""
-    grid, common, reserves, turn = pos
+    grid, common, reserves, turn, placed = pos
     mover = 1 - turn
     if connected(grid, turn):
         return (turn, "blocus"), False
     if connected(grid, mover):
         return (mover, "connection"), False
-    voyna = threatens(grid, common, reserves, mover)
+    # [X] "Si un joueur, en posant un cube, menace de gagner ..." / [K] "par son dernier coup"
+    announced = placed or not by_placement
+    voyna = announced and threatens(grid, common, reserves, mover)
     if common == 0:
         if cubes_rule:
             if reserves[turn] == 0:
@@ -165,10 +171,10 @@ def analyse(pos, only_three: bool, cubes_rule: bool):
     return None, voyna
 
 
-def successors(pos, only_three: bool, cubes_rule: bool) -> list:
+def successors(pos, only_three: bool, cubes_rule: bool, by_placement: bool = False) -> list:
     """Every position reachable in one move (empty when the game is over)."""
-    grid, common, reserves, turn = pos
-    outcome, voyna = analyse(pos, only_three, cubes_rule)
+    grid, common, reserves, turn, _ = pos
+    outcome, voyna = analyse(pos, only_three, cubes_rule, by_placement)
     if outcome is not None:
         return []
     out = []
@@ -179,16 +185,16 @@ def successors(pos, only_three: bool, cubes_rule: bool) -> list:
                     g = to_lists(grid)
                     g[c][r] = 1
                     if common > 0:
-                        out.append((freeze(g), common - 1, reserves, 1 - turn))
+                        out.append((freeze(g), common - 1, reserves, 1 - turn, True))
                     else:
                         res = list(reserves)
                         res[turn] -= 1
-                        out.append((freeze(g), common, tuple(res), 1 - turn))
+                        out.append((freeze(g), common, tuple(res), 1 - turn, True))
     if voyna:
         for g in stack_results(grid, only_three):
-            out.append((g, common, reserves, 1 - turn))
+            out.append((g, common, reserves, 1 - turn, False))
     for g, captured in distribution_results(grid):
         res = list(reserves)
         res[turn] += captured
-        out.append((g, common, tuple(res), 1 - turn))
+        out.append((g, common, tuple(res), 1 - turn, False))
     return out

@@ -145,7 +145,7 @@ def test_initial_view():
     assert view["common"] == 36 and view["reserves"] == [0, 0]
     assert view["to_move"] == 0 and view["players"] == ["North-South", "East-West"]
     assert view["edges"] == [["south", "north"], ["west", "east"]]
-    assert view["options"] == {"stack": "three", "exhaustion": "cubes"}
+    assert view["options"] == {"stack": "three", "exhaustion": "cubes", "voyna": "any-move"}
 
 
 def test_connection_view_names_the_chain():

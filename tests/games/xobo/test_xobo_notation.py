@@ -141,9 +141,12 @@ def test_illegal_move_object_is_refused_by_apply():
 def test_initial_position_string():
     game = get("xobo")
     text = game.initial_state().to_text()
-    assert text == "xobo:stack=any,exhaustion=moves " + "/".join(["........."] * 9) + " ns 36/0/0 -"
+    body = "/".join(["........."] * 9) + " ns 36/0/0 -"
+    assert text == "xobo:stack=any,exhaustion=moves,voyna=placement " + body
     assert game.parse_position(text) == game.initial_state()
     assert tablier.games.parse_position(text) == game.initial_state()
+    # a spec without the voyna option reads with its default (here the XoBo reading)
+    assert tablier.games.parse_position("xobo:stack=any,exhaustion=moves " + body).game == game
 
 
 def test_position_string_round_trip_with_voyna():
@@ -158,10 +161,13 @@ def test_position_string_round_trip_with_voyna():
 def test_options_are_part_of_the_position():
     game = get("xobo", stack="three", exhaustion="cubes")
     text = game.initial_state().to_text()
-    assert text.startswith("xobo:stack=three,exhaustion=cubes ")
+    assert text.startswith("xobo:stack=three,exhaustion=cubes,voyna=any-move ")
     assert tablier.games.parse_position(text).game == game
     with pytest.raises(InvalidPositionError):
         get("xobo").parse_position(text)
+    with pytest.raises(InvalidPositionError, match="voyna=placement"):
+        game.parse_position(get("xobo", stack="three", exhaustion="cubes", voyna="placement")
+                            .initial_state().to_text())  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -199,20 +205,35 @@ def test_bad_options():
         get("xobo", stack="two")
     with pytest.raises(InvalidOptionError):
         get("xobo", board="mini")
+    with pytest.raises(InvalidOptionError, match=r"voyna.*placement, any-move"):
+        get("xobo", voyna="stacking")
     assert tablier.games.from_spec("xobo:stack=three").options == {
         "stack": "three",
         "exhaustion": "moves",
+        "voyna": "placement",
     }
+    # the default reading follows the rule set: any move under the ten-point rules as a whole
+    assert tablier.games.from_spec("xobo:stack=three,exhaustion=cubes").options["voyna"] == (
+        "any-move"
+    )
+    assert tablier.games.from_spec("xobo:exhaustion=cubes,voyna=any-move").spec == (
+        "xobo:stack=any,exhaustion=cubes,voyna=any-move"
+    )
 
 
 def test_example_options_cover_every_combination():
     sets = get("xobo").example_options()
-    assert {(o["stack"], o["exhaustion"]) for o in sets} == {
-        ("any", "moves"),
-        ("any", "cubes"),
-        ("three", "moves"),
-        ("three", "cubes"),
+    readings = {(o["stack"], o["exhaustion"], get("xobo", **o).options["voyna"]) for o in sets}
+    assert readings == {
+        ("any", "moves", "placement"),
+        ("any", "cubes", "placement"),
+        ("three", "moves", "placement"),
+        ("three", "cubes", "any-move"),
+        # both rule sets with the other reading of voyna
+        ("any", "moves", "any-move"),
+        ("three", "cubes", "placement"),
     }
+    assert len(sets) == len(readings)
 
 
 # -- rendering ----------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tablier.core.errors import IllegalMoveError
+from tablier.core.errors import IllegalMoveError, InvalidPositionError
 from tablier.games import get
 
 from .helpers import build, cell, texts
@@ -452,13 +452,127 @@ def test_a_distribution_can_announce_voyna_by_breaking_a_blocus():
     # East-West's half-chain away from e5; e5 then wins for North-South alone.
     diagram = BLOCUS.strip().splitlines()
     diagram[8] = "...3.o..."
-    state = build("\n".join(diagram), side="ns")
+    game = get("xobo", voyna="any-move")
+    state = build("\n".join(diagram), side="ns", game=game)
     assert not state.voyna
     move = state.game.parse_move(state, "d1xd2")
     assert state.game.move_text(state, move) == "d1xd2 (v)"
     after = state.apply(move)
-    assert after.voyna and after.reserves == (2, 0)
+    assert after.voyna and not after.silent and after.reserves == (2, 0)
     assert after.threats(NS) == 1 << cell("e5")
     # East-West may now stack, e.g. the column d6-d9
     assert "d6->d8" in texts(after)
     assert not play(after, "d6->d8").threats(NS)
+
+
+# -- which moves announce voyna (option voyna) ----------------------------------------------
+
+# North-South to move: e1-e3 and e6-e9 leave e4 and e5 empty.  Distributing the stack on b4
+# east captures c4 and puts single cubes on d4 and e4: d5, e5 or f5 then joins rows 1 and 9.
+SILENT = """
+....o....
+....o....
+....o....
+....o....
+.........
+.3o......
+....o....
+....o....
+....o....
+"""
+ROW5 = sum(1 << cell(label) for label in ("d5", "e5", "f5"))
+
+
+def test_the_default_reading_follows_each_write_up():
+    assert get("xobo").options["voyna"] == "placement"  # [X] "en posant un cube"
+    ten_point = get("xobo", stack="three", exhaustion="cubes")
+    assert ten_point.options["voyna"] == "any-move"  # [K] "par son dernier coup"
+    assert get("xobo", stack="three").options["voyna"] == "placement"
+    assert get("xobo", exhaustion="cubes").options["voyna"] == "placement"
+
+
+@pytest.mark.parametrize("rules", [{}, {"stack": "three", "exhaustion": "cubes"}])
+def test_a_distribution_that_makes_a_threat_announces_voyna_under_any_move(rules):
+    game = get("xobo", **rules, voyna="any-move")
+    state = build(SILENT, game=game)
+    move = game.parse_move(state, "b4xc4")
+    assert game.move_text(state, move) == "b4xc4 (v)"
+    after = state.apply(move)
+    assert after.threats(NS) == ROW5 and after.reserves == (2, 0)
+    assert after.voyna and not after.silent and after.to_text().endswith(" ew 25/2/0 v")
+    assert "e1->e3" in texts(after)  # East-West may stack to defend
+
+
+@pytest.mark.parametrize("rules", [{}, {"stack": "three", "exhaustion": "cubes"}])
+def test_a_distribution_that_makes_a_threat_is_silent_under_placement(rules):
+    game = get("xobo", **rules, voyna="placement")
+    state = build(SILENT, game=game)
+    move = game.parse_move(state, "b4xc4")
+    assert game.move_text(state, move) == "b4xc4"
+    with pytest.raises(IllegalMoveError, match="only a placement announces it"):
+        game.parse_move(state, "b4xc4 (v)")
+    after = state.apply(move)
+    # The threat stands (d5, e5 or f5 wins next turn) but no voyna was announced: no stacking.
+    assert after.threats(NS) == ROW5
+    assert after.silent and not after.voyna and after.outcome is None
+    assert not any("->" in t for t in texts(after))
+    with pytest.raises(IllegalMoveError, match="no voyna to answer"):
+        play(after, "e1->e3")
+    assert after.to_text().endswith(" ew 25/2/0 -")
+    # East-West has no defence left: no stack to distribute, no blocus to make.
+    for reply in after.legal_moves():
+        nxt = after.apply(reply)
+        assert nxt.outcome is not None or nxt.threats(NS), reply
+    assert play(play(after, "a1"), "e5").outcome.winner == NS
+
+
+def test_a_silent_threat_is_part_of_the_position():
+    game = get("xobo")
+    after = play(build(SILENT, game=game), "b4xc4")
+    text = after.to_text()
+    again = game.parse_position(text)
+    assert again == after and again.silent and hash(again) == hash(after)
+    # the same board after a placement: the threat is a voyna, the states differ
+    announced = game.parse_position(text[:-1] + "v")
+    assert announced.voyna and not announced.silent and announced != after
+    # without the flag, voyna follows from the threat, as if the last move were a placement
+    assert game.parse_position(text[:-2]) == announced
+    # under the broad reading a '-' contradicts the threat
+    with pytest.raises(InvalidPositionError, match="is under voyna"):
+        get("xobo", voyna="any-move").parse_position_body(text.split(" ", 1)[1])
+
+
+def test_a_placement_while_a_silent_threat_stands_announces_voyna():
+    # Interpretation: "en posant un cube, menace de gagner" holds whenever the player
+    # threatens after a placement, even if the threat came from an earlier distribution.
+    game = get("xobo")
+    after = play(play(build(SILENT, game=game), "b4xc4"), "a9")  # East-West does not defend
+    assert after.to_move == NS and after.outcome is None
+    again = play(after, "a8")  # North-South places elsewhere instead of winning
+    assert again.voyna and not again.silent and again.threats(NS) == ROW5
+    assert game.move_text(after, game.parse_move(after, "a8")) == "a8 (v)"
+
+
+def test_a_stacking_that_makes_a_threat_is_silent_under_placement():
+    # Found in random games: a stacking that answers a voyna and leaves its maker
+    # threatening to win (the reference test checks every such move).
+    from .helpers import random_plays
+
+    for voyna, found in (("placement", "silent"), ("any-move", "voyna")):
+        game = get("xobo", voyna=voyna)
+        seen = 0
+        for state, _ in random_plays(game, seed=2024, count=220):
+            for move in state.legal_moves():
+                if move.kind != "stack":
+                    continue
+                after = state.apply_unchecked(move)
+                if (
+                    after.outcome is None
+                    and after.threats(state.to_move)
+                    and (after.common or after.reserves[state.to_move])
+                ):
+                    assert getattr(after, found) and not getattr(
+                        after, "voyna" if found == "silent" else "silent"
+                    )
+                    seen += 1
+        assert seen > 5, (voyna, seen)

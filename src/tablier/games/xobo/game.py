@@ -24,7 +24,12 @@ class XoBo(Game[XoBoState, XoBoMove]):
     - ``stack``: ``"any"`` (a stack gathers a run of three cubes or more) or
       ``"three"`` (exactly three);
     - ``exhaustion``: ``"moves"`` (a player with no legal move loses) or
-      ``"cubes"`` (a player left without a cube to place loses at once).
+      ``"cubes"`` (a player left without a cube to place loses at once);
+    - ``voyna``: which moves announce voyna, ``"placement"`` (only placing a
+      cube, as the XoBo write-up says) or ``"any-move"`` (any move, the
+      ten-point rules' "dernier coup"); by default ``"any-move"`` for the
+      ten-point rules as a whole (``stack=three,exhaustion=cubes``) and
+      ``"placement"`` otherwise.
 
     >>> from tablier.games import get
     >>> game = get("xobo")
@@ -32,6 +37,10 @@ class XoBo(Game[XoBoState, XoBoMove]):
     >>> state = state.apply(game.parse_move(state, "e5"))
     >>> state.common, state.to_move
     (35, 1)
+    >>> game.spec
+    'xobo:stack=any,exhaustion=moves,voyna=placement'
+    >>> get("xobo", stack="three", exhaustion="cubes").spec
+    'xobo:stack=three,exhaustion=cubes,voyna=any-move'
     """
 
     name = "xobo"
@@ -51,11 +60,23 @@ class XoBo(Game[XoBoState, XoBoMove]):
             "without a cube to place, at once (Kholodnaya Voyna ten-point rules)",
             choices=("moves", "cubes"),
         ),
+        Option(
+            "voyna",
+            None,
+            "which moves announce voyna: only a placement (XoBo) or any move (Kholodnaya "
+            "Voyna ten-point rules); default: any-move with stack=three,exhaustion=cubes, "
+            "else placement",
+            choices=("placement", "any-move"),
+        ),
     )
 
     def _resolve_options(self, values: dict[str, Any]) -> dict[str, Any]:
         self.stack_three: bool = values["stack"] == "three"
         self.exhaustion_cubes: bool = values["exhaustion"] == "cubes"
+        if values["voyna"] is None:
+            ten_point = self.stack_three and self.exhaustion_cubes
+            values["voyna"] = "any-move" if ten_point else "placement"
+        self.voyna_placement: bool = values["voyna"] == "placement"
         return values
 
     @property
@@ -65,11 +86,16 @@ class XoBo(Game[XoBoState, XoBoMove]):
 
     @classmethod
     def example_options(cls) -> list[dict[str, Any]]:
-        """Every combination of the two options."""
+        """Every combination of ``stack`` and ``exhaustion`` with its default ``voyna``, and
+        both rule sets (XoBo, the ten-point rules) with the other reading of ``voyna``."""
         return [
-            {"stack": stack, "exhaustion": exhaustion}
-            for stack in ("any", "three")
-            for exhaustion in ("moves", "cubes")
+            *(
+                {"stack": stack, "exhaustion": exhaustion}
+                for stack in ("any", "three")
+                for exhaustion in ("moves", "cubes")
+            ),
+            {"stack": "any", "exhaustion": "moves", "voyna": "any-move"},
+            {"stack": "three", "exhaustion": "cubes", "voyna": "placement"},
         ]
 
     # -- hooks (see :class:`~tablier.core.game.Game`) ------------------------------------

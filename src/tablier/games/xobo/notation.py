@@ -14,6 +14,9 @@ one character per cell from a to i: ``.`` empty, ``1`` a single cube,
 ``3``-``8`` a stack of that height; then the side to move (``ns`` or
 ``ew``); then ``common/ns/ew``, the common reserve and both personal
 reserves; then ``v`` when the side to move is under voyna, else ``-``.
+Under ``voyna=placement`` a ``-`` where the player who just moved threatens
+to win says that the threat is silent (made by a stacking or a
+distribution); without the last field voyna follows from the threat.
 """
 
 from __future__ import annotations
@@ -114,8 +117,16 @@ def parse_move(game: XoBo, state: XoBoState, text: str) -> XoBoMove:
         raise InvalidMoveError(f"cannot read {quote(raw)}: {_HELP}")
     if move not in state.legal_moves():  # pragma: no cover - the checks above are complete
         raise IllegalMoveError(f"{move} is not a legal move in this position")
-    if announced and not state.apply_unchecked(move).voyna:
-        raise IllegalMoveError(f"{move} does not announce voyna: remove the '(v)'")
+    if announced:
+        after = state.apply_unchecked(move)
+        if after.silent:
+            raise IllegalMoveError(
+                f"{move} does not announce voyna: under voyna=placement only a placement "
+                "announces it (the threat stands, but the opponent may not stack): remove "
+                "the '(v)'"
+            )
+        if not after.voyna:
+            raise IllegalMoveError(f"{move} does not announce voyna: remove the '(v)'")
     return move
 
 
@@ -298,13 +309,17 @@ def parse_position_body(game: XoBo, body: str) -> XoBoState:
             f"the position holds {total} cubes ({on_board} on the board, {common} in the "
             f"common reserve, {r0}+{r1} in the personal reserves), not {TOTAL_CUBES}"
         )
-    state = XoBoState(game, ones, stacks, heights, common, (r0, r1), _SIDES.index(side))
+    turn = _SIDES.index(side)
+    state = XoBoState(game, ones, stacks, heights, common, (r0, r1), turn)
     if len(fields) == 4:
         flag = fields[3].lower()
         if flag not in ("v", "-"):
             raise InvalidPositionError(
                 f"the last field must be 'v' (voyna) or '-', not {quote(fields[3])}"
             )
+        if flag == "-" and game.voyna_placement and state.voyna:
+            # The mover's threat came from a stacking or a distribution: no voyna.
+            return XoBoState(game, ones, stacks, heights, common, (r0, r1), turn, True)
         if (flag == "v") != state.voyna:
             said = "voyna" if flag == "v" else "no voyna"
             actual = "is" if state.voyna else "is not"

@@ -10,7 +10,11 @@ A position is a few plain ints:
   ``4 * index`` (stacks are at most 8 high: no ray is longer);
 - ``common`` and ``reserves``: the common reserve and each player's personal
   reserve;
-- ``turn``: the player whose decision it is.
+- ``turn``: the player whose decision it is;
+- ``silent``: under the option ``voyna=placement`` only, True when the player
+  who just moved threatens to win but did so by a stacking or a
+  distribution, which announces no voyna (always False otherwise, and
+  whenever that player threatens nothing).
 
 Whether the player to move is under *voyna* and whether the game is over
 both follow from those fields (the player who just moved is the other one),
@@ -201,6 +205,7 @@ class XoBoState(State[XoBoMove]):
     common: int
     reserves: tuple[int, int]
     turn: int
+    silent: bool = False
     # (outcome, voyna), worked out on demand by _analyse
     _info: tuple[Outcome | None, bool] | None = field(default=None, init=False)
 
@@ -221,9 +226,11 @@ class XoBoState(State[XoBoMove]):
 
     @property
     def voyna(self) -> bool:
-        """True when the player who just moved threatens to win next turn.
+        """True when the player who just moved announced voyna: they threaten to win next turn.
 
-        The player to move may then stack.  Always False once the game is over.
+        The player to move may then stack.  Under the option ``voyna=placement``
+        only a placement announces it (a threat made by a stacking or a
+        distribution is :attr:`silent`).  Always False once the game is over.
         """
         info = self._info
         if info is None:
@@ -278,8 +285,14 @@ class XoBoState(State[XoBoMove]):
         return (self.ones, self.stacks, self.heights, self.common, self.reserves, self.turn)
 
     def __eq__(self, other: object) -> bool:
-        return (
+        if not (
             isinstance(other, XoBoState) and self._key() == other._key() and self.game == other.game
+        ):
+            return False
+        # A silent threat matters only while the game goes on: once it is over, the
+        # position string cannot tell (its flag is '-'), and neither can any move.
+        return self.silent == other.silent or (
+            self.outcome is not None and other.outcome is not None
         )
 
     def __hash__(self) -> int:
@@ -290,9 +303,9 @@ class XoBoState(State[XoBoMove]):
 
     def __reduce__(
         self,
-    ) -> tuple[type[XoBoState], tuple[XoBo, int, int, int, int, tuple[int, int], int]]:
+    ) -> tuple[type[XoBoState], tuple[XoBo, int, int, int, int, tuple[int, int], int, bool]]:
         fields = (self.ones, self.stacks, self.heights, self.common, self.reserves, self.turn)
-        return (XoBoState, (self.game, *fields))
+        return (XoBoState, (self.game, *fields, self.silent))
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -324,9 +337,11 @@ class XoBoState(State[XoBoMove]):
         turn = self.turn
         # A private fast constructor: object.__new__ and the slots' own setters.
         s: XoBoState = _new_state(XoBoState)
-        _s_game(s, self.game)
+        game = self.game
+        _s_game(s, game)
         _s_turn(s, 1 - turn)
         _s_info(s, None)
+        _s_silent(s, False)
         if kind == PLACE:
             _s_ones(s, self.ones | 1 << a)
             _s_stacks(s, self.stacks)
@@ -345,6 +360,8 @@ class XoBoState(State[XoBoMove]):
             _s_stacks(s, self.stacks | 1 << b)
             _s_heights(s, self.heights | length << (b << 2))
             _s_reserves(s, self.reserves)
+            if game.voyna_placement:
+                _s_silent(s, _threatens(s.ones, s.stacks, s.common, s.reserves, turn))
             return s
         ones, stacks, heights = self.ones, self.stacks, self.heights
         h = heights >> (a << 2) & 15
@@ -362,6 +379,8 @@ class XoBoState(State[XoBoMove]):
         gain = 2 * captured.bit_count()
         res = self.reserves
         _s_reserves(s, (res[0] + gain, res[1]) if turn == 0 else (res[0], res[1] + gain))
+        if game.voyna_placement:
+            _s_silent(s, _threatens(s.ones, s.stacks, s.common, s.reserves, turn))
         return s
 
     def to_text(self) -> str:
@@ -370,8 +389,27 @@ class XoBoState(State[XoBoMove]):
 
 
 _new_state = object.__new__
-_s_game, _s_ones, _s_stacks, _s_heights, _s_common, _s_reserves, _s_turn, _s_info = slot_setters(
-    XoBoState, "game", "ones", "stacks", "heights", "common", "reserves", "turn", "_info"
+(
+    _s_game,
+    _s_ones,
+    _s_stacks,
+    _s_heights,
+    _s_common,
+    _s_reserves,
+    _s_turn,
+    _s_silent,
+    _s_info,
+) = slot_setters(
+    XoBoState,
+    "game",
+    "ones",
+    "stacks",
+    "heights",
+    "common",
+    "reserves",
+    "turn",
+    "silent",
+    "_info",
 )
 
 # -- generation helpers ---------------------------------------------------------------------
@@ -442,6 +480,11 @@ def _threat_cells(ones: int, stacks: int, player: int) -> int:
     return cand
 
 
+def _threatens(ones: int, stacks: int, common: int, reserves: tuple[int, int], player: int) -> bool:
+    """True when ``player`` has a cube to place and a cell where it would win (see voyna)."""
+    return bool((common or reserves[player]) and _threat_cells(ones, stacks, player))
+
+
 def _analyse(state: XoBoState) -> tuple[Outcome | None, bool]:
     """Work out (outcome, voyna) for ``state`` and cache it on the state.
 
@@ -449,7 +492,8 @@ def _analyse(state: XoBoState) -> tuple[Outcome | None, bool]:
     player to move has their edges connected, the mover joined the
     opponent's edges and loses (blocus rule, even if the mover's edges are
     joined too); otherwise if the mover's edges are connected the mover
-    wins; then voyna; then exhaustion (see :class:`~tablier.games.xobo.XoBo`).
+    wins; then voyna (unless the mover's threat is silent); then exhaustion
+    (see :class:`~tablier.games.xobo.XoBo`).
     """
     ones = state.ones
     t = state.turn
@@ -477,7 +521,7 @@ def _analyse(state: XoBoState) -> tuple[Outcome | None, bool]:
     common = state.common
     reserves = state.reserves
     voyna = False
-    if common or reserves[m]:
+    if (common or reserves[m]) and not state.silent:
         fb = fill(ones & b, ones)
         stacks = state.stacks
         empty = BOARD & ~(ones | stacks)
