@@ -14,6 +14,7 @@ as the next count is expected to take under ``--seconds`` (10 by default) of pro
 on the machine that writes the table; the depths written are then fixed by the data file.
 
     python tools/perft_table.py --write [--jobs N]   # choose positions, count, write both files
+    python tools/perft_table.py --write --game xobo  # only this game's sets; others kept as is
     python tools/perft_table.py --check [--jobs N]   # recount every figure of the data file
     python tools/perft_table.py --doc                # rewrite docs/perft.md from the data file
 
@@ -116,11 +117,17 @@ def _map(func: Any, items: list[Any], jobs: int) -> list[Any]:
         return pool.map(func, items, chunksize=1)
 
 
-def build(seconds: float, jobs: int) -> dict[str, Any]:
-    """Choose the positions and count them: the data file's contents."""
+def build(seconds: float, jobs: int, only: set[str] | None = None) -> dict[str, Any]:
+    """Choose the positions and count them: the data file's contents.
+
+    With ``only``, the option sets of those games alone (the file's other entries are
+    kept by :func:`merge`).
+    """
     registry = _games()
     sets = []
     for name in registry.names():
+        if only is not None and name not in only:
+            continue
         cls = registry.game_class(name)
         for options in cls.example_options():
             game = cls(**options)
@@ -156,6 +163,18 @@ def build(seconds: float, jobs: int) -> dict[str, Any]:
         "fractions": list(FRACTIONS),
         "sets": sets,
     }
+
+
+def merge(old: dict[str, Any], new: dict[str, Any], only: set[str]) -> dict[str, Any]:
+    """``old`` with the option sets of the games ``only`` replaced by those of ``new``."""
+    if old.get("seconds") != new["seconds"]:
+        raise SystemExit(f"--game: the file was written with --seconds {old.get('seconds')}")
+    registry = _games()
+    sets = []
+    for name in registry.names():
+        source = new if name in only else old
+        sets += [s for s in source["sets"] if s["game"] == name]
+    return {**old, "sets": sets}
 
 
 def check(data: dict[str, Any], jobs: int, max_depth: int | None = None) -> list[str]:
@@ -301,10 +320,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--max-depth", type=int, default=None, help="--check: recount only up to this depth"
     )
+    parser.add_argument(
+        "--game",
+        action="append",
+        default=None,
+        help="--write: rebuild only this game's option sets, keep the others (repeatable)",
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     if args.write:
-        data = build(args.seconds, args.jobs)
+        only = set(args.game) if args.game else None
+        unknown = sorted((only or set()) - set(_games().names()))
+        if unknown:
+            parser.error(f"--game: no game named {', '.join(unknown)}")
+        data = build(args.seconds, args.jobs, only)
+        if only is not None:
+            data = merge(json.loads(GOLDEN.read_text(encoding="utf-8")), data, only)
         GOLDEN.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         DOC.write_text(render(data), encoding="utf-8")
         print(f"wrote {GOLDEN.relative_to(ROOT)} and {DOC.relative_to(ROOT)}")
