@@ -207,3 +207,51 @@ def test_search_is_deterministic_for_a_seed():
         move = player.choose(state)
         runs.append((str(move), [(str(s.move), s.visits) for s in player.last_analysis[:5]]))
     assert runs[0] == runs[1]
+
+
+# -- a threat made by a distribution (option voyna) ------------------------------------------
+
+# North-South threatens d5, e5, f5 (e1-e4, e6-e9); the stack on g9 can answer it: distributed
+# south-west (g9xf8) it captures e7 and leaves no winning cell, distributed west (g9xf9) it
+# does not.
+# Under voyna=placement the threat came from a distribution and is silent ('-'): no stacking.
+_THREAT = (
+    "....1.3../....1..../....1..../....1..../........./....1..../....1..../....1..../....1...."
+    " ew 25/0/0"
+)
+
+
+def test_knowledge_answers_a_silent_threat_like_a_voyna():
+    silent = get("xobo", voyna="placement").parse_position_body(_THREAT + " -")
+    announced = get("xobo", voyna="any-move").parse_position_body(_THREAT + " v")
+    assert silent.silent and not silent.voyna and announced.voyna
+    assert _cells(silent.threats(0)) == {"d5", "e5", "f5"}
+    assert not any(m.kind == "stack" for m in silent.legal_moves())
+    # the playouts answer it with the one move that breaks it
+    assert str(xobo_ai.playout_policy(silent, random.Random(1))) == "g9xf8"
+    moves = silent.legal_moves()
+    prior = dict(zip(map(str, moves), xobo_ai.move_prior(silent, moves), strict=True))
+    assert max(prior, key=prior.get) == "g9xf8"
+    assert prior["g9xf8"] > 100 * max(w for m, w in prior.items() if m != "g9xf8")
+    # a threat that cannot be answered by stacking weighs more on the defender
+    assert xobo_ai.evaluate(silent) < xobo_ai.evaluate(announced)
+    # under the broad reading the stackings answer it too
+    answer = xobo_ai.playout_policy(announced, random.Random(1))
+    assert answer.kind in ("stack", "distribute")
+    assert not announced.apply(answer).threats(0)
+
+
+def test_prior_prefers_a_threat_the_opponent_may_not_stack_against():
+    # b4xc4 makes the threat on d5/e5/f5 by a distribution (see tests/games/xobo)
+    board = (
+        "....1..../....1..../....1..../....1..../........./.31....../....1..../....1..../....1...."
+        " ns 25/0/0"
+    )
+    weights = {}
+    for voyna in ("placement", "any-move"):
+        state = get("xobo", voyna=voyna).parse_position_body(board)
+        moves = state.legal_moves()
+        prior = dict(zip(map(str, moves), xobo_ai.move_prior(state, moves), strict=True))
+        weights[voyna] = prior["b4xc4"] / sum(prior.values())
+        assert state.apply(state.game.parse_move(state, "b4xc4")).silent == (voyna == "placement")
+    assert weights["placement"] > weights["any-move"]

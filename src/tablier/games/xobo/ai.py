@@ -16,22 +16,28 @@ as much as a placement on one's own helps oneself.
 not the opponent's) and a cube to place wins at once if it is their turn;
 the opponent, under voyna, must break every such cell by stacking or
 distributing (a placement cannot block: it would join the attacker's edges
-and lose by the blocus rule).
+and lose by the blocus rule).  Under the option ``voyna=placement`` a threat
+made by a stacking or a distribution announces no voyna (``state.silent``):
+the opponent may not stack, so such a threat is worth more to its maker and
+weighs more on the defender; the knowledge treats a silent threat like a
+voyna everywhere else (the moves that break it come first).
 
 * :func:`evaluate`: a side to move that can win at once scores near 1;
   otherwise ``tanh(0.45·(d_opp − d_own + ½) + material − danger)``, where
   the side to move is half a cube ahead (tempo), ``material`` counts the
   personal reserves once the common reserve runs low (a player without cubes
   cannot build, and loses when they cannot move) and ``danger`` is a penalty
-  while under voyna.
+  while under voyna, a larger one under a silent threat (no stacking to
+  answer it).
 * :func:`move_prior`: the one-ply change of the distances for placements
   (read from :func:`path_cells`, no move applied), and for stackings and
   distributions the effect of the move on the threats and distances: under
-  voyna the moves that break every threat come first, a move that makes a
-  threat of one's own (without leaving one to the opponent) next, captures
-  count as material.
-* :func:`playout_policy`: playouts take a win in one, answer a voyna with a
-  move that breaks it when one exists, and otherwise follow the prior.
+  voyna (or a silent threat) the moves that break every threat come first, a
+  move that makes a threat of one's own (without leaving one to the opponent)
+  next, a silent one more, captures count as material.
+* :func:`playout_policy`: playouts take a win in one, answer a voyna (or a
+  silent threat) with a move that breaks it when one exists, and otherwise
+  follow the prior.
 """
 
 from __future__ import annotations
@@ -65,6 +71,7 @@ _TEMPO = 0.5
 _WIN_NOW = 0.95  # the side to move connects with its next cube
 _MATERIAL = 0.06  # per cube of personal-reserve difference once the common reserve is low
 _DANGER = 0.35  # under voyna (the opponent threatens to connect)
+_DANGER_SILENT = 0.6  # under a silent threat (voyna=placement: no stacking to answer it)
 
 
 def distance_layers(ones: int, stacks: int, player: int, start: int) -> list[int]:
@@ -155,6 +162,8 @@ def evaluate(state: XoBoState) -> float:
     x = _SCALE * (theirs - mine + _TEMPO) + _material(state, p)
     if state.voyna:
         x -= _DANGER
+    elif state.silent:
+        x -= _DANGER_SILENT
     return math.tanh(x)
 
 
@@ -163,6 +172,7 @@ def evaluate(state: XoBoState) -> float:
 _W_WIN = 50.0
 _W_DEFEND = 8.0
 _W_ATTACK = 3.0
+_W_SILENT_ATTACK = 5.0  # a threat the opponent may not answer by stacking
 _W_HOPELESS = 0.02
 
 
@@ -181,7 +191,7 @@ def move_prior(state: XoBoState, moves: Sequence[XoBoMove]) -> list[float]:
     q = 1 - p
     ones, stacks = state.ones, state.stacks
     win = winning_cells(state)
-    under = state.voyna
+    under = state.voyna or state.silent  # a threat to answer
     d_me, mine = path_cells(ones, stacks, p)
     d_opp, theirs = path_cells(ones, stacks, q)
     base = 0.8 * (min(d_opp, 9) - min(d_me, 9))
@@ -212,18 +222,20 @@ def move_prior(state: XoBoState, moves: Sequence[XoBoMove]) -> list[float]:
             w *= _W_DEFEND
         elif after.voyna:
             w *= _W_ATTACK
+        elif after.silent:
+            w *= _W_SILENT_ATTACK
         out.append(w)
     return out
 
 
 def playout_policy(state: XoBoState, rng: random.Random) -> XoBoMove | None:
-    """Take a win in one; answer a voyna with a move that breaks it; else ``None``."""
+    """Take a win in one; answer a voyna or a silent threat with a move that breaks it."""
     win = winning_cells(state)
     if win:
         from .rules import place_move
 
         return place_move((win & -win).bit_length() - 1)
-    if not state.voyna:
+    if not (state.voyna or state.silent):
         return None
     q = 1 - state.turn
     moves = state.legal_moves()
