@@ -51,6 +51,7 @@ def check_state_view(game, state) -> dict:
     assert sum(map(sum, view["heights"])) + view["common"] + sum(view["reserves"]) == 36
     assert view["cubes_to_place"] == [state.common + state.reserves[p] for p in (0, 1)]
     assert view["voyna"] == state.voyna
+    assert view["silent"] == (state.silent and state.outcome is None)
     if state.outcome is None:
         assert view["to_move"] == state.to_move and view["outcome"] is None
     else:
@@ -67,6 +68,10 @@ def check_state_view(game, state) -> dict:
             probe = type(state)(game, ones, state.stacks, state.heights, state.common,
                                 state.reserves, state.turn)
             assert probe.connected(view["voyna_by"])
+    elif view["silent"]:
+        assert view["voyna_by"] is None and not state.voyna
+        mask = state.threats(1 - state.to_move)
+        assert view["threats"] and sum(1 << _index(cell) for cell in view["threats"]) == mask
     else:
         assert view["voyna_by"] is None and view["threats"] == []
     for player in (0, 1):
@@ -126,16 +131,40 @@ def check_move_view(game, state, move) -> dict:
 def test_views_of_random_games(options):
     kinds = set()
     voyna_seen = False
+    silent_seen = False
     for seed in range(6):
         game, states = random_game(options, seed)
         for state in states:
             view = check_state_view(game, state)
             voyna_seen |= view["voyna"]
+            silent_seen |= view["silent"]
             for move in state.legal_moves():
                 kinds.add(check_move_view(game, state, move)["kind"])
     # the sample must exercise every kind of move and a voyna, or the test proves little
     assert kinds == {"place", "stack", "distribute"}
     assert voyna_seen
+    # a silent threat only where a placement alone announces voyna
+    assert not silent_seen or game.options["voyna"] == "placement"
+
+
+def test_view_of_a_silent_threat():
+    # North-South's distribution b4xc4 makes a threat on d5, e5 and f5 (tests/games/xobo)
+    body = (
+        "....1..../....1..../....1..../....1..../........./.31....../....1..../....1..../....1...."
+        " ns 25/0/0"
+    )
+    for voyna in ("placement", "any-move"):
+        game = get("xobo", voyna=voyna)
+        state = game.parse_position_body(body)
+        after = state.apply(game.parse_move(state, "b4xc4"))
+        view = check_state_view(game, after)
+        assert view["options"]["voyna"] == voyna
+        assert sorted(view["threats"]) == ["d5", "e5", "f5"]
+        assert view["silent"] == (voyna == "placement") and view["voyna"] == (voyna == "any-move")
+        assert view["voyna_by"] == (None if voyna == "placement" else 0)
+        assert check_move_view(game, state, game.parse_move(state, "b4xc4"))["voyna"] == (
+            voyna == "any-move"
+        )
 
 
 def test_initial_view():

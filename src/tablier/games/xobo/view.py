@@ -10,11 +10,14 @@
   reserves; ``cubes_to_place``: what each player could still place (common + own);
 - ``voyna``: true when the player to move is under voyna (the previous move threatens to
   win next turn: stacking is allowed); ``voyna_by``: the player who announced it (or None);
-  ``threats``: the empty cells where that player would win with one more cube;
+  ``silent``: true when the player who just moved threatens to win without a voyna
+  (``voyna=placement``: a stacking or a distribution made the threat; no stacking);
+  ``threats``: the empty cells where the player who just moved would win with one more
+  cube, under voyna or a silent threat (else empty);
 - ``connections``: per player, the single cubes of the chains joining that player's two
   edges (empty lists until someone connects);
 - ``edges``: ``[["south", "north"], ["west", "east"]]``, the edges each player joins;
-- ``options``: the game's options (``stack``, ``exhaustion``).
+- ``options``: the game's options (``stack``, ``exhaustion``, ``voyna``).
 
 ``move_view`` gives ``notation`` (``game.move_text``: ``e5``, ``a4->c4``, ``g6xf5``, with
 `` (v)`` when the move announces voyna), ``kind`` (``place``, ``stack``, ``distribute``),
@@ -65,6 +68,8 @@ def state_view(game: XoBo, state: XoBoState, base: dict[str, Any]) -> dict[str, 
     heights = [[state.height_of(GRID.index(c, r)) for c in range(SIZE)] for r in range(SIZE)]
     voyna = state.voyna
     announcer = 1 - state.to_move if voyna else None
+    silent = state.silent and state.outcome is None
+    threatener = 1 - state.to_move if voyna or silent else None
     view = dict(base)
     view.update(
         {
@@ -76,7 +81,8 @@ def state_view(game: XoBo, state: XoBoState, base: dict[str, Any]) -> dict[str, 
             "cubes_to_place": [state.cubes_to_place(0), state.cubes_to_place(1)],
             "voyna": voyna,
             "voyna_by": announcer,
-            "threats": _cells_of(state.threats(announcer)) if announcer is not None else [],
+            "silent": silent,
+            "threats": _cells_of(state.threats(threatener)) if threatener is not None else [],
             "connections": [_chain(state, 0), _chain(state, 1)],
             "edges": [list(pair) for pair in EDGE_NAMES],
             "options": dict(game.options),

@@ -282,7 +282,8 @@ export function createBoard(host, { submit }) {
           + "in the chosen direction."));
       if (v.options) {
         box.append(el("p", { class: "xobo-help" },
-          `Options: stack=${v.options.stack}, exhaustion=${v.options.exhaustion}`));
+          `Options: stack=${v.options.stack}, exhaustion=${v.options.exhaustion}, `
+          + `voyna=${v.options.voyna}`));
       }
       return box;
     },
