@@ -298,6 +298,29 @@ def test_seed_lines_in_a_game_record():
     assert again == record and again.final_state() == final
 
 
+@pytest.mark.parametrize("voyna", ["placement", "any-move"])
+def test_a_record_carries_the_voyna_option(voyna):
+    from tablier.core.record import Record
+
+    from .test_xobo_rules import SILENT
+
+    game = get("xobo", voyna=voyna)
+    start = build(SILENT, game=game)
+    record = Record.from_text(
+        f'[Game "xobo"]\n[Options "voyna={voyna}"]\n[Position "{start.to_text()}"]\n\n'
+        "1. b4xc4 ; a1\n"
+    )
+    assert record.game == game
+    text = record.to_text()
+    assert f"voyna={voyna}" in text
+    # the distribution's threat is announced only under any-move, and so is the mark
+    assert ("b4xc4 (v)" in text) == (voyna == "any-move")
+    again = Record.from_text(text)
+    assert again == record and again.final_state() == record.final_state()
+    after = start.apply(game.parse_move(start, "b4xc4"))
+    assert after.silent == (voyna == "placement")
+
+
 def test_moves_and_states_pickle():
     import pickle
 
