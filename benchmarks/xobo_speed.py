@@ -48,7 +48,8 @@ def midgame_positions(game: XoBo, count: int = 200, seed: int = 12345) -> list[X
 def generations_per_second(positions: list[XoBoState], repeat: int = 10) -> float:
     """Legal-move generations per second, each on a fresh (uncached) copy."""
     fields = [
-        (s.game, s.ones, s.stacks, s.heights, s.common, s.reserves, s.turn) for s in positions
+        (s.game, s.ones, s.stacks, s.heights, s.common, s.reserves, s.turn, s.silent)
+        for s in positions
     ]
     start = time.perf_counter()
     for _ in range(repeat):
