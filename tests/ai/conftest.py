@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from aitoys import TreeGame
 
 import tablier.games
+
+from .aitoys import TreeGame
 
 
 @pytest.fixture(autouse=True)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from aitoys import TreeGame, exact
 
 from tablier.ai.mcts import MCTS, MCTSConfig
 from tablier.ai.solver import Solver
 from tablier.core.errors import GameOverError, TablierError
 from tablier.games import get
+
+from .aitoys import TreeGame, exact
 
 
 @pytest.fixture(scope="module")
@@ -19,9 +20,7 @@ def mini():
 def _winning_first_moves(state, depth):
     solver = Solver()
     me = state.to_move
-    return {
-        m for m in state.legal_moves() if solver.wins(state.apply_unchecked(m), me, depth - 1)
-    }
+    return {m for m in state.legal_moves() if solver.wins(state.apply_unchecked(m), me, depth - 1)}
 
 
 def _tree_positions(min_plies, max_plies, count):
@@ -96,9 +95,7 @@ def test_deterministic_for_seed_and_iterations(mini):
     assert runs[0] == runs[1]
     other = MCTS(state, seed=8)
     other.search(iterations=60)
-    assert [(str(s.move), s.visits) for s in other.analysis()] != [
-        (m, v) for m, v, _ in runs[0][1]
-    ]
+    assert [(str(s.move), s.visits) for s in other.analysis()] != [(m, v) for m, v, _ in runs[0][1]]
 
 
 def test_tree_reuse_keeps_the_subtree(mini):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from aitoys import TreeGame
 
 from tablier.ai.players import (
     LEVELS,
@@ -16,6 +15,8 @@ from tablier.ai.players import (
 from tablier.ai.tactics import losing_moves, safe_moves, winning_moves
 from tablier.core.errors import GameOverError, TablierError
 from tablier.games import get
+
+from .aitoys import TreeGame
 
 FAST = "iterations=40,seconds=none"
 
@@ -162,7 +163,7 @@ def test_no_move_from_a_finished_game(win_in_one):
 
 def _loses_within(state, move, depth):
     """Reference (full-tree minimax): the opponent forces a win within ``depth`` after ``move``."""
-    from aitoys import exact
+    from .aitoys import exact
 
     truth = exact(state.apply(move), 1 - state.to_move)
     return truth is not None and truth <= depth

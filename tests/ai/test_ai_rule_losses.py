@@ -11,12 +11,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from aitoys import TreeGame
 
 from tablier.ai.players import make_player, rule_guard
 from tablier.ai.tactics import LOST, RULE_HORIZON, SAFE, UNKNOWN, RuleGuard
 from tablier.core.errors import TablierError
 from tablier.games import from_spec
+
+from .aitoys import TreeGame
 
 #: Outcome reasons by which the loser lost through the rules rather than by the winner's
 #: goal (docs/rules/*.md): Voldétour ``stayed``; Volo ``opponent-flock`` and ``last-action``

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from aitoys import TreeGame, exact
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablier.ai.solver import Solver, solve
 from tablier.core.errors import TablierError
+
+from .aitoys import TreeGame, exact
 
 
 def _replay(state, line):

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "core"))
-
-from toygame import Toy
-
 import tablier.games
+from core.toygame import Toy
 
 
 @pytest.fixture(autouse=True)

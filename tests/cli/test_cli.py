@@ -7,9 +7,9 @@ import random
 
 import pytest
 from click.testing import CliRunner
-from toygame import Toy
 
 import tablier.games
+from core.toygame import Toy
 from tablier.cli.main import main
 from tablier.core.perft import perft
 from tablier.core.record import Record
@@ -231,8 +231,10 @@ def test_play_from_a_position():
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["play", "toy", "--pile", "5", "--position", "toy:pile=10,rule=normal 4/3/3 1 -"],
-         "this position is for toy:pile=10"),
+        (
+            ["play", "toy", "--pile", "5", "--position", "toy:pile=10,rule=normal 4/3/3 1 -"],
+            "this position is for toy:pile=10",
+        ),
         (["play", "--position", "toy:pile=10 4/3/3 7 -"], "bad position"),
         (["play", "--position", "x", "--load", "y"], "either --position or --load"),
         (["play", "toy", "--size", "3"], "toy has no option --size"),
@@ -293,8 +295,10 @@ def test_play_every_registered_game_with_its_option_flags():
 def game_file(tmp_path):
     path = tmp_path / "game.txt"
     record = Record.from_moves(
-        Toy(pile=5), ["take 2", "take 1", "take 1", "take 1"],
-        comments=[None, "greedy", None, None], tags={"First": "Ann", "Second": "Bob"},
+        Toy(pile=5),
+        ["take 2", "take 1", "take 1", "take 1"],
+        comments=[None, "greedy", None, None],
+        tags={"First": "Ann", "Second": "Bob"},
     )
     record.save(path)
     return path

@@ -13,12 +13,13 @@ import random
 import re
 
 import pytest
-from toygame import PlainToy, Toy
 
 import tablier.games
 from tablier.core.errors import GameOverError, TablierError
 from tablier.core.game import Game, Move, State
 from tablier.core.record import RESULTS, Record
+
+from .toygame import PlainToy, Toy
 
 # Characters that records reserve: a move's notation must not contain them.
 RESERVED = (";", "{", "}", "\n", "\r")

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from toygame import PlainToy, Toy
 
 import tablier.games
+
+from .toygame import PlainToy, Toy
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from conformance import (
+
+from .conformance import (
     check_game_over,
     check_garbage,
     check_record,

@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from conformance import game_params, make_game
-from toygame import Toy
 
 from tablier.core.errors import TablierError
 from tablier.core.perft import divide, perft
+
+from .conformance import game_params, make_game
+from .toygame import Toy
 
 
 def all_paths(state, depth):

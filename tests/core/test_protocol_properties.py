@@ -7,11 +7,12 @@ shrinks) the move sequences themselves.
 from __future__ import annotations
 
 import pytest
-from conformance import check_record, fingerprint, game_params, make_game
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import tablier.games
+
+from .conformance import check_record, fingerprint, game_params, make_game
 
 CAP = 150  # decisions per example
 PARAMS = game_params()

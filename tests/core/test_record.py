@@ -9,10 +9,11 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from toygame import Toy
 
 from tablier.core.errors import RecordError, TablierError
 from tablier.core.record import Decision, Record, _parse_movetext, move_numbers
+
+from .toygame import Toy
 
 
 def random_game(game, rng, cap=200):
@@ -170,7 +171,13 @@ def test_hand_written_text_file():
     record = Record.from_text(HAND)
     assert record.game == Toy(pile=12)
     assert [d.move for d in record.moves] == [
-        "take 2 (+)", "take 1", "pass", "take 2 (+)", "take 3", "take 3", "take 1",
+        "take 2 (+)",
+        "take 1",
+        "pass",
+        "take 2 (+)",
+        "take 3",
+        "take 3",
+        "take 1",
     ]
     assert record.moves[1].comment == "spaces and case are tolerated"
     assert record.tags == {"First": "Ann", "Second": "Bob", "Date": "2026.11.22"}
@@ -243,7 +250,7 @@ def test_move_after_the_end_is_reported():
         ('[Game "toy"]\n[Options "colour=red"]\n', "no option"),
         ('[Game "toy"]\n[Options "xobo:pile=3"]\n', "Options tag is for"),
         ('[Options "pile=3"]\n1. take 1\n', "no [Game"),
-        ('[Game toy]\n', "cannot read the tag"),
+        ("[Game toy]\n", "cannot read the tag"),
         ('[Game "toy"]\n[Game "toy"]\n', "appears twice"),
         ('[Game "toy"]\n[Event "a \\q"]\n', "bad escape"),
         ('[Game "toy"]\n1. take 1 {oops\n', "not closed"),
@@ -377,8 +384,9 @@ def test_movetext_splits_only_at_separators(movetext, expected):
     event=st.text().filter(lambda t: "\n" not in t and "\r" not in t),
 )
 def test_any_comment_and_tag_text_round_trips(comments, event):
-    record = Record.from_moves(Toy(), ["take 1", "take 2", "pass"], comments=comments,
-                               tags={"Event": event})
+    record = Record.from_moves(
+        Toy(), ["take 1", "take 2", "pass"], comments=comments, tags={"Event": event}
+    )
     assert Record.from_text(record.to_text()) == record
     assert Record.from_json(record.to_json()) == record
     windows = record.to_text().replace("\n", "\r\n")

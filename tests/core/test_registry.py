@@ -8,13 +8,14 @@ from concurrent.futures import ProcessPoolExecutor
 from importlib import metadata
 
 import pytest
-from toygame import Toy
 
 import tablier.games
 from tablier.ai.arena import run_match
 from tablier.ai.match import play_game
 from tablier.core.errors import TablierError, UnknownGameError
 from tablier.games import ENTRY_POINT_GROUP, game_class, get, names
+
+from .toygame import Toy
 
 BUILT_IN = {"volo", "xobo", "voldetour"}
 
@@ -63,15 +64,15 @@ def test_a_game_from_another_package_plugs_in(monkeypatch, fresh_entry_points) -
         metadata,
         "entry_points",
         lambda **kw: _points(
-            ("toy", "toygame:Toy"),
-            ("pile", "toygame:Toy"),
+            ("toy", "core.toygame:Toy"),
+            ("pile", "core.toygame:Toy"),
             ("ghost", "no_such_module_here:Game"),
-            ("notgame", "toygame:ToyMove"),
+            ("notgame", "core.toygame:ToyMove"),
         ),
     )
     assert {"toy", "pile", "ghost", "notgame"} <= set(names()) and set(names()) >= BUILT_IN
     assert game_class("toy") is Toy and get("Toy", pile=5).options["pile"] == 5
-    with pytest.raises(TablierError, match=r"'pile' \(toygame:Toy\) is named 'toy'"):
+    with pytest.raises(TablierError, match=r"'pile' \(core\.toygame:Toy\) is named 'toy'"):
         game_class("pile")
     with pytest.raises(TablierError, match=r"'ghost' \(no_such_module_here:Game\) cannot be"):
         game_class("ghost")
@@ -88,7 +89,7 @@ def test_register_refuses_what_is_not_a_game() -> None:
 
 def test_a_plugged_in_game_reads_its_own_position_strings(monkeypatch, fresh_entry_points) -> None:
     tablier.games.unregister("toy")
-    monkeypatch.setattr(metadata, "entry_points", lambda **kw: _points(("toy", "toygame:Toy")))
+    monkeypatch.setattr(metadata, "entry_points", lambda **kw: _points(("toy", "core.toygame:Toy")))
     state = tablier.games.start_state("toy:pile=5")
     assert tablier.games.parse_position(state.to_text()) == state
 
@@ -118,7 +119,7 @@ def test_arena_with_two_jobs_plays_a_registered_game() -> None:
 
 
 def test_a_game_without_options_reads_its_position_strings_back() -> None:
-    from toygame import PlainToy
+    from .toygame import PlainToy
 
     game = PlainToy()
     assert game.spec == "plaintoy"

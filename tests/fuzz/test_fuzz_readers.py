@@ -13,7 +13,16 @@ import re
 from functools import partial
 
 import pytest
-from fuzzkit import (
+from hypothesis import given
+from hypothesis import strategies as st
+
+import tablier.games
+from tablier.ai.players import make_player
+from tablier.ai.ray_backend import _host_port
+from tablier.core.errors import TablierError
+from tablier.core.position import parse_spec
+
+from .fuzzkit import (
     FUZZ,
     TRIED,
     any_text,
@@ -28,14 +37,6 @@ from fuzzkit import (
     report_tried,  # noqa: F401 - the session fixture that prints the counts
     sample_states,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
-import tablier.games
-from tablier.ai.players import make_player
-from tablier.ai.ray_backend import _host_port
-from tablier.core.errors import TablierError
-from tablier.core.position import parse_spec
 
 GAMES = tablier.games.names()
 

@@ -13,7 +13,14 @@ import json
 from functools import partial
 
 import pytest
-from fuzzkit import (
+from hypothesis import given
+from hypothesis import strategies as st
+
+import tablier.games
+from tablier.core.errors import RecordError
+from tablier.core.record import Record
+
+from .fuzzkit import (
     FUZZ,
     JSON_FIELDS,
     TRIED,
@@ -27,12 +34,6 @@ from fuzzkit import (
     report_tried,  # noqa: F401 - the session fixture that prints the counts
     sample_record,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
-import tablier.games
-from tablier.core.errors import RecordError
-from tablier.core.record import Record
 
 GAMES = tablier.games.names()
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from web_helpers import create_game, expect_ply, open_seat
+
+from .web_helpers import create_game, expect_ply, open_seat
 
 LISTEN = """
 window.__csp = [];

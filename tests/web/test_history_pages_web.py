@@ -9,9 +9,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import LiveServer
 from playwright.sync_api import expect
-from web_helpers import create_game, move_texts, open_seat
+
+from .conftest import LiveServer
+from .web_helpers import create_game, move_texts, open_seat
 
 PAGE = 10
 

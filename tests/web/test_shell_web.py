@@ -10,7 +10,8 @@ import json
 import re
 
 from playwright.sync_api import expect
-from web_helpers import (
+
+from .web_helpers import (
     click_cell,
     create_game,
     expect_ply,
@@ -78,14 +79,17 @@ def test_online_game_live_seats_undo_resign_rematch(live_server, new_page, scree
     expect(alice.locator(".xobo-board .target")).to_have_count(0)
     expect(alice.get_by_test_id("move-input")).to_be_disabled()
     # ... and the server refuses a forged request with her token, none or a made-up one
-    forged = live_server.api("POST", f"/api/games/{game_id}/moves", token=entry["token"],
-                             json={"ply": 1, "move": "e4"})
+    forged = live_server.api(
+        "POST", f"/api/games/{game_id}/moves", token=entry["token"], json={"ply": 1, "move": "e4"}
+    )
     assert forged.status_code == 403 and forged.json()["error"]["code"] == "not_your_turn"
-    anonymous = live_server.api("POST", f"/api/games/{game_id}/moves",
-                                json={"ply": 1, "move": "e4"})
+    anonymous = live_server.api(
+        "POST", f"/api/games/{game_id}/moves", json={"ply": 1, "move": "e4"}
+    )
     assert anonymous.status_code in (401, 403)
-    made_up = live_server.api("POST", f"/api/games/{game_id}/moves", token="x" * 32,
-                              json={"ply": 1, "move": "e4"})
+    made_up = live_server.api(
+        "POST", f"/api/games/{game_id}/moves", token="x" * 32, json={"ply": 1, "move": "e4"}
+    )
     assert made_up.status_code == 403
     assert live_server.api("GET", f"/api/games/{game_id}").json()["ply"] == 1
 
@@ -258,8 +262,9 @@ def test_export_and_import_a_record(live_server, new_page, screenshot, tmp_path)
 def test_review_of_a_resigned_game_pasted(live_server, new_page):
     made = create_game(live_server, "xobo", mode="local")
     token = made["tokens"]["both"]
-    live_server.api("POST", f"/api/games/{made['id']}/moves", token=token,
-                    json={"ply": 0, "move": "e5"})
+    live_server.api(
+        "POST", f"/api/games/{made['id']}/moves", token=token, json={"ply": 0, "move": "e5"}
+    )
     live_server.api("POST", f"/api/games/{made['id']}/resign", token=token)
     text = live_server.api("GET", f"/api/games/{made['id']}/record").text
     page = new_page()
@@ -295,8 +300,12 @@ def test_reconnects_after_a_server_restart(live_server, new_page):
 
 def test_phone_layout_dark_mode_and_coordinates(live_server, new_page, screenshot):
     made = create_game(live_server, "xobo", mode="local")
-    phone = new_page(viewport={"width": 375, "height": 812}, device_scale_factor=2,
-                     is_mobile=True, has_touch=True)
+    phone = new_page(
+        viewport={"width": 375, "height": 812},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
     open_seat(phone, live_server, made["id"], made["tokens"]["both"])
     set_confirm(phone, False)
     phone.locator("[data-cell='e5'].target").tap()

@@ -21,7 +21,8 @@ the default sets, at two rotations, and of a phone in dark mode are saved.
 from __future__ import annotations
 
 from playwright.sync_api import expect
-from web_helpers import create_game, create_in_lobby, move_texts, open_seat
+
+from .web_helpers import create_game, create_in_lobby, move_texts, open_seat
 
 
 def _create_local_game(page, base_url: str, pieces: str) -> None:

@@ -9,7 +9,7 @@ a3-b3 two cells along its row (a3:b3-c3) by clicking a3, b3, then d3.
 
 from __future__ import annotations
 
-from web_helpers import create_in_lobby
+from .web_helpers import create_in_lobby
 
 
 def _create_local_game(page, base_url: str, board: str) -> None:

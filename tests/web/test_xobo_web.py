@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
-from web_helpers import (
+
+from .web_helpers import (
     click_cell,
     create_game,
     expect_ply,
