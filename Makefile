@@ -31,6 +31,7 @@ run: $(WEB_STAMP)
 # pytest also runs the docstring examples of src/ and the README's (pyproject.toml).
 test: $(DEV_STAMP)
 	$(BIN)/ruff check src tests benchmarks tools
+	$(BIN)/ruff format --check src tests benchmarks tools
 	$(BIN)/mypy
 	bash tools/with-test-services.sh $(BIN)/python -m pytest -n 2 --dist loadgroup -q
 

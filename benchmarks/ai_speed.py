@@ -65,8 +65,7 @@ def main() -> None:
     args = parser.parse_args()
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     print(
-        f"{args.iterations} simulations per search, median of {args.runs} runs, "
-        f"{args.clock} clock"
+        f"{args.iterations} simulations per search, median of {args.runs} runs, {args.clock} clock"
     )
     print("| game | position | evaluation | simulations/s (median) | runs |")
     print("|---|---|---|---|---|")

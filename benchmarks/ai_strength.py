@@ -67,7 +67,13 @@ def main() -> None:
         slug = re.sub(r"[^a-z0-9]+", "_", f"{game.spec}-{args.budget}-{a_name}-{b_name}")
         path = out / f"{slug}.jsonl"
         results = run_match(
-            game, a, b, args.games, jobs=args.jobs, seed=args.seed, out=path,
+            game,
+            a,
+            b,
+            args.games,
+            jobs=args.jobs,
+            seed=args.seed,
+            out=path,
             max_plies=args.max_plies,
         )
         s = summarise(results, a_name, b_name)

@@ -132,9 +132,21 @@ def test_match_errors(tmp_path):
     with pytest.raises(TablierError, match="unknown player"):
         run_match(game, "random", "wizard", 2)
     other = tmp_path / "other.jsonl"
-    other.write_text(json.dumps({"index": 0, "game": "volo:board=standard", "first": "random",
-                                 "second": "random", "score_a": 1.0, "plies": 12,
-                                 "result": "1-0", "reason": "flock"}) + "\n")
+    other.write_text(
+        json.dumps(
+            {
+                "index": 0,
+                "game": "volo:board=standard",
+                "first": "random",
+                "second": "random",
+                "score_a": 1.0,
+                "plies": 12,
+                "result": "1-0",
+                "reason": "flock",
+            }
+        )
+        + "\n"
+    )
     with pytest.raises(TablierError, match="results of"):
         run_match(game, "random", "random", 2, out=other)
     with pytest.raises(TablierError, match="cannot write"):

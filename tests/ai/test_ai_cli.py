@@ -79,13 +79,33 @@ def test_game_then_position_form(cli):
 
 def test_arena_runs_and_writes_json_lines(cli, tmp_path):
     out = tmp_path / "r.jsonl"
-    result = cli("arena", "volo:board=mini,supply=12", "greedy", "random", "-n", "2",
-                 "--out", str(out), "--seed", "3")
+    result = cli(
+        "arena",
+        "volo:board=mini,supply=12",
+        "greedy",
+        "random",
+        "-n",
+        "2",
+        "--out",
+        str(out),
+        "--seed",
+        "3",
+    )
     assert result.exit_code == 0, result.output
     assert "greedy vs random: 2 games" in result.output
     assert len(out.read_text().splitlines()) == 2
-    resumed = cli("arena", "volo:board=mini,supply=12", "greedy", "random", "-n", "2",
-                  "--out", str(out), "--seed", "3")
+    resumed = cli(
+        "arena",
+        "volo:board=mini,supply=12",
+        "greedy",
+        "random",
+        "-n",
+        "2",
+        "--out",
+        str(out),
+        "--seed",
+        "3",
+    )
     assert "game " not in resumed.output and "2 games" in resumed.output
 
 

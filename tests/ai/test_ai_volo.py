@@ -86,10 +86,18 @@ def test_evaluation_is_antisymmetric_and_bounded():
     for state in _random_positions(game, 20, seed=5):
         v = volo_ai.evaluate(state)
         assert -1.0 < v < 1.0
-        flipped = game.make_state(
-            state.bitboard(0), state.bitboard(1), 1 - state.to_move,
-            state.supply(0), state.supply(1), 0,
-        ) if state.passes == 0 else None
+        flipped = (
+            game.make_state(
+                state.bitboard(0),
+                state.bitboard(1),
+                1 - state.to_move,
+                state.supply(0),
+                state.supply(1),
+                0,
+            )
+            if state.passes == 0
+            else None
+        )
         if flipped is not None and flipped.outcome is None:
             assert volo_ai.evaluate(flipped) == pytest.approx(-v)
 

@@ -119,8 +119,13 @@ def test_path_cells_are_the_placements_that_shorten_the_distance():
                     continue
                 after = _slow_distance(
                     type(state)(
-                        state.game, state.ones | bit, state.stacks, state.heights,
-                        state.common, state.reserves, state.turn,
+                        state.game,
+                        state.ones | bit,
+                        state.stacks,
+                        state.heights,
+                        state.common,
+                        state.reserves,
+                        state.turn,
                     ),
                     player,
                 )

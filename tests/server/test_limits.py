@@ -255,4 +255,3 @@ def test_rematch_is_one_transaction(shared_client, monkeypatch):
 
 async def _same_game(live):
     return live
-

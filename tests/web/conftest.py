@@ -78,9 +78,16 @@ class LiveServer:
     def command(self) -> list[str]:
         """The command line that starts the server."""
         return [
-            self.python, "-c", "from tablier.cli.main import main; main()", "serve",
-            "--host", "127.0.0.1", "--port", str(self.port),
-            "--database-url", self.database_url,
+            self.python,
+            "-c",
+            "from tablier.cli.main import main; main()",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--database-url",
+            self.database_url,
         ]
 
     def environment(self) -> dict[str, str]:
@@ -120,8 +127,9 @@ class LiveServer:
                 pass
             time.sleep(0.1)
         self.stop()
-        pytest.fail(f"tablier serve did not answer /api/health in {START_TIMEOUT:.0f} s:\n"
-                    f"{self.log_text()}")
+        pytest.fail(
+            f"tablier serve did not answer /api/health in {START_TIMEOUT:.0f} s:\n{self.log_text()}"
+        )
 
     def stop(self) -> None:
         """Stop the process (SIGTERM, then SIGKILL after 10 s)."""

@@ -7,12 +7,24 @@ import re
 from playwright.sync_api import Page, expect
 
 
-def create_game(live_server, game: str = "xobo", *, mode: str = "local", seat: int = 0,
-                options: dict | None = None, ai_level: str = "easy",
-                names: list[str] | None = None) -> dict:
+def create_game(
+    live_server,
+    game: str = "xobo",
+    *,
+    mode: str = "local",
+    seat: int = 0,
+    options: dict | None = None,
+    ai_level: str = "easy",
+    names: list[str] | None = None,
+) -> dict:
     """Create a game through ``POST /api/games``; returns the server's answer."""
-    body = {"game": game, "options": options or {}, "mode": mode, "seat": seat,
-            "names": names or ["", ""]}
+    body = {
+        "game": game,
+        "options": options or {},
+        "mode": mode,
+        "seat": seat,
+        "names": names or ["", ""],
+    }
     if mode == "ai":
         body["ai_level"] = ai_level
     response = live_server.api("POST", "/api/games", json=body)
@@ -20,8 +32,9 @@ def create_game(live_server, game: str = "xobo", *, mode: str = "local", seat: i
     return response.json()
 
 
-def create_in_lobby(page: Page, base_url: str, game: str, options: dict[str, str],
-                    ready: str) -> None:
+def create_in_lobby(
+    page: Page, base_url: str, game: str, options: dict[str, str], ready: str
+) -> None:
     """Create a same-screen game from the lobby's form and wait for ``ready`` (a selector)."""
     page.goto(f"{base_url}/")
     page.select_option("[data-testid=new-game-game]", game)

@@ -139,9 +139,7 @@ def run_match(
     if out is not None:
         for item in read_results(out):
             if item.get("game") != game.spec:
-                raise TablierError(
-                    f"{out} holds results of {item.get('game')}, not {game.spec}"
-                )
+                raise TablierError(f"{out} holds results of {item.get('game')}, not {game.spec}")
             if {item.get("first"), item.get("second")} != {a, b}:
                 raise TablierError(f"{out} holds results of another pairing")
             done[item["index"]] = item
@@ -235,6 +233,7 @@ class MatchSummary:
 
     def describe(self) -> str:
         """A few lines for the terminal and the docs."""
+
         def fmt(x: float) -> str:
             if math.isinf(x):
                 return "+inf" if x > 0 else "-inf"
@@ -273,6 +272,14 @@ def summarise(results: Iterable[dict[str, Any]], a: str = "A", b: str = "B") -> 
     mean = sum(scores) / n
     low, high = score_interval(mean, n)
     return MatchSummary(
-        a, b, n, wins, draws, losses, mean,
-        elo_difference(mean), elo_difference(low), elo_difference(high),
+        a,
+        b,
+        n,
+        wins,
+        draws,
+        losses,
+        mean,
+        elo_difference(mean),
+        elo_difference(low),
+        elo_difference(high),
     )

@@ -303,8 +303,10 @@ class MCTS:
                 moves = state.legal_moves()
                 if prior is not None:
                     weights = prior(state, moves)
-                    move = rng.choices(moves, weights=weights)[0] if sum(weights) > 0 else (
-                        moves[rng.randrange(len(moves))]
+                    move = (
+                        rng.choices(moves, weights=weights)[0]
+                        if sum(weights) > 0
+                        else (moves[rng.randrange(len(moves))])
                     )
                 else:
                     move = moves[rng.randrange(len(moves))]

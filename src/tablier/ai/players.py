@@ -210,9 +210,7 @@ LEVELS: dict[str, Level] = {
         config=MCTSConfig(decisive=False, solver=False),
     ),
     "medium": Level(iterations=300, seconds=0.5),
-    "hard": Level(
-        iterations=None, seconds=1.7, solver_depth=3, solver_nodes=1500, safety_checks=4
-    ),
+    "hard": Level(iterations=None, seconds=1.7, solver_depth=3, solver_nodes=1500, safety_checks=4),
     "expert": Level(
         iterations=None, seconds=6.0, solver_depth=3, solver_nodes=20000, safety_checks=6
     ),

@@ -224,19 +224,34 @@ class Solver:
                 if d is not None:
                     line = tuple(self.line(state, attacker, d))
                     return SolveResult(
-                        status, attacker, depth, d, line, self.nodes,
-                        seconds=time.perf_counter() - start, player_names=names,
+                        status,
+                        attacker,
+                        depth,
+                        d,
+                        line,
+                        self.nodes,
+                        seconds=time.perf_counter() - start,
+                        player_names=names,
                     )
         except SearchLimitReached:
             return SolveResult(
-                "unknown", None, depth, nodes=self.nodes, aborted=True,
-                seconds=time.perf_counter() - start, player_names=names,
+                "unknown",
+                None,
+                depth,
+                nodes=self.nodes,
+                aborted=True,
+                seconds=time.perf_counter() - start,
+                player_names=names,
             )
         finally:
             self._deadline = None
         return SolveResult(
-            "unknown", None, depth, nodes=self.nodes,
-            seconds=time.perf_counter() - start, player_names=names,
+            "unknown",
+            None,
+            depth,
+            nodes=self.nodes,
+            seconds=time.perf_counter() - start,
+            player_names=names,
         )
 
 

@@ -158,8 +158,10 @@ def hint_lines(
             stats = player.analyse(
                 state, lambda p: status.update(_describe_progress("hint", p)), top=top
             )
-    return ["best moves (visits, estimated chance of winning for the side to move):",
-            *format_stats(stats)]
+    return [
+        "best moves (visits, estimated chance of winning for the side to move):",
+        *format_stats(stats),
+    ]
 
 
 # -- commands ---------------------------------------------------------------------------
@@ -195,8 +197,10 @@ def analyse_command(
         raise click.UsageError("--top must be at least 1")
     if iterations is None and seconds is None:
         iterations = 2000
-    parts = [f"iterations={iterations if iterations is not None else 'none'}",
-             f"seconds={seconds if seconds is not None else 'none'}"]
+    parts = [
+        f"iterations={iterations if iterations is not None else 'none'}",
+        f"seconds={seconds if seconds is not None else 'none'}",
+    ]
     try:
         player = make_player("mcts:" + ",".join(parts), state.game, seed=seed)
         assert isinstance(player, MCTSPlayer)
@@ -209,17 +213,25 @@ def analyse_command(
     sims = tree.iterations if tree is not None else 0
     side = state.game.player_name(state.to_move)
     if as_json:
-        click.echo(json.dumps({
-            "position": state.to_text(),
-            "to_move": state.to_move,
-            "simulations": sims,
-            "seconds": round(elapsed, 3),
-            "moves": [
-                {"move": str(s.move), "visits": s.visits, "score": round(s.score, 4),
-                 "proven": s.proven}
-                for s in stats
-            ],
-        }))
+        click.echo(
+            json.dumps(
+                {
+                    "position": state.to_text(),
+                    "to_move": state.to_move,
+                    "simulations": sims,
+                    "seconds": round(elapsed, 3),
+                    "moves": [
+                        {
+                            "move": str(s.move),
+                            "visits": s.visits,
+                            "score": round(s.score, 4),
+                            "proven": s.proven,
+                        }
+                        for s in stats
+                    ],
+                }
+            )
+        )
         return
     click.echo(f"{side} to move; {sims} simulations in {elapsed:.2f} s")
     for line in format_stats(stats):
@@ -258,28 +270,63 @@ def solve_command(
 @click.argument("a")
 @click.argument("b")
 @click.option("-n", "--games", type=INT, default=20, show_default=True, help="Games to play.")
-@click.option("--jobs", "-j", type=INT, default=None,
-              help="Games played at once. local: worker processes (default 1). ray: the "
-                   "CPUs of the local Ray instance, or with --address the most games in "
-                   "flight (default: every CPU Ray has).")
+@click.option(
+    "--jobs",
+    "-j",
+    type=INT,
+    default=None,
+    help="Games played at once. local: worker processes (default 1). ray: the "
+    "CPUs of the local Ray instance, or with --address the most games in "
+    "flight (default: every CPU Ray has).",
+)
 @click.option("--seed", type=INT, default=0, show_default=True, help="Openings and players.")
-@click.option("--opening", type=INT, default=2, show_default=True,
-              help="Random decisions before the players take over.")
-@click.option("--max-plies", type=INT, default=1000, show_default=True,
-              help="Adjudicate a draw after this many decisions.")
-@click.option("--out", "-o", type=FILE, default=None,
-              help="JSON-lines results file (resumes when it exists).")
-@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
-              help="Where the games run: worker processes on this machine, or Ray tasks "
-                   "(needs tablier[ray]).")
-@click.option("--address", default=None, metavar="ADDR",
-              help="Ray cluster for --backend ray: auto, HOST:PORT (head node) or "
-                   "ray://HOST:PORT (Ray Client). Default: $RAY_ADDRESS if set, else a "
-                   "local Ray instance started and stopped by this command.")
+@click.option(
+    "--opening",
+    type=INT,
+    default=2,
+    show_default=True,
+    help="Random decisions before the players take over.",
+)
+@click.option(
+    "--max-plies",
+    type=INT,
+    default=1000,
+    show_default=True,
+    help="Adjudicate a draw after this many decisions.",
+)
+@click.option(
+    "--out", "-o", type=FILE, default=None, help="JSON-lines results file (resumes when it exists)."
+)
+@click.option(
+    "--backend",
+    type=click.Choice(BACKENDS),
+    default="local",
+    show_default=True,
+    help="Where the games run: worker processes on this machine, or Ray tasks "
+    "(needs tablier[ray]).",
+)
+@click.option(
+    "--address",
+    default=None,
+    metavar="ADDR",
+    help="Ray cluster for --backend ray: auto, HOST:PORT (head node) or "
+    "ray://HOST:PORT (Ray Client). Default: $RAY_ADDRESS if set, else a "
+    "local Ray instance started and stopped by this command.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Only the summary.")
 def arena_command(
-    game: str, a: str, b: str, games: int, jobs: int | None, seed: int, opening: int,
-    max_plies: int, out: str | None, backend: str, address: str | None, quiet: bool,
+    game: str,
+    a: str,
+    b: str,
+    games: int,
+    jobs: int | None,
+    seed: int,
+    opening: int,
+    max_plies: int,
+    out: str | None,
+    backend: str,
+    address: str | None,
+    quiet: bool,
 ) -> None:
     """Play GAMES games of A against B and print W/D/L, score and Elo (95% CI).
 
@@ -314,15 +361,27 @@ def arena_command(
 
     try:
         results = run_match(
-            the_game, a, b, games, jobs=jobs, seed=seed, opening_plies=opening,
-            max_plies=max_plies, out=Path(out) if out else None, on_result=show,
-            backend=backend, address=address,
+            the_game,
+            a,
+            b,
+            games,
+            jobs=jobs,
+            seed=seed,
+            opening_plies=opening,
+            max_plies=max_plies,
+            out=Path(out) if out else None,
+            on_result=show,
+            backend=backend,
+            address=address,
         )
     except TablierError as exc:
         raise InputError(str(exc)) from None
     except KeyboardInterrupt:
-        kept = (f"the finished games are in {out}; run the same command again to resume"
-                if out else "no --out file, so the finished games are not kept")
+        kept = (
+            f"the finished games are in {out}; run the same command again to resume"
+            if out
+            else "no --out file, so the finished games are not kept"
+        )
         click.echo(f"interrupted: {kept}", err=True)
         raise SystemExit(130) from None
     click.echo(summarise(results, a, b).describe())

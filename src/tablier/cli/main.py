@@ -68,9 +68,7 @@ def parse_game_args(args: tuple[str, ...] | list[str], *, need_game: bool = True
         i += 1
     if name is None:
         if flags or need_game:
-            raise click.UsageError(
-                f"name the game (one of: {', '.join(registry.names())})"
-            )
+            raise click.UsageError(f"name the game (one of: {', '.join(registry.names())})")
         return None
     try:
         if ":" in name:
@@ -222,8 +220,15 @@ def play_command(
             ai_plays = "second" if side == "first" else "first"
         ai_players = frozenset({"first": {0}, "second": {1}, "both": {0, 1}}[ai_plays])
     session = PlaySession(
-        console, LineReader(console), game, start, moves, tags,
-        ai_choose=ai_choose, ai_players=ai_players, hint=hint,
+        console,
+        LineReader(console),
+        game,
+        start,
+        moves,
+        tags,
+        ai_choose=ai_choose,
+        ai_players=ai_players,
+        hint=hint,
     )
     session.run()
 

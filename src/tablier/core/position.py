@@ -79,9 +79,7 @@ def parse_spec(
     return name, options
 
 
-def parse_int(
-    text: str, what: str, *, error: type[TablierError] = InvalidPositionError
-) -> int:
+def parse_int(text: str, what: str, *, error: type[TablierError] = InvalidPositionError) -> int:
     """Read a whole number written with the ASCII digits 0-9 (and an optional ``-``).
 
     >>> parse_int("42", "the supply")
@@ -101,9 +99,7 @@ def parse_int(
     return int(text)
 
 
-def parse_float(
-    text: str, what: str, *, error: type[TablierError] = InvalidPositionError
-) -> float:
+def parse_float(text: str, what: str, *, error: type[TablierError] = InvalidPositionError) -> float:
     """Read a decimal number (``2``, ``0.5``, ``.5``, ``1e-3``) in ASCII; no NaN or infinity.
 
     >>> parse_float("0.25", "seconds")

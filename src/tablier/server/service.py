@@ -618,7 +618,11 @@ class GameService:
         notation = thought.move
         log.debug(
             "AI move %s in game %s: %d simulations (%d kept from earlier moves), worker %d",
-            notation, game_id, thought.simulations, thought.reused, thought.worker,
+            notation,
+            game_id,
+            thought.simulations,
+            thought.reused,
+            thought.worker,
         )
         if self._jobs.get(game_id) is not job or self.closing:
             return  # taken back meanwhile: a newer job (or none) is in charge

@@ -166,8 +166,11 @@ def _check_geometry(g, ps, state, before, mv, after):
         placed = [
             x
             for x in view["pieces"]
-            if x["owner"] == p and x["kind"] == mv["piece"]["kind"] and x["anchor"] == mv["anchor"]
-            and x["level"] == mv["level"] and x["orientation"] == mv["orientation"]
+            if x["owner"] == p
+            and x["kind"] == mv["piece"]["kind"]
+            and x["anchor"] == mv["anchor"]
+            and x["level"] == mv["level"]
+            and x["orientation"] == mv["orientation"]
         ]
         assert len(placed) == 1
         assert _cells(placed[0]) == _cells(mv)

@@ -65,8 +65,9 @@ def check_state_view(game, state) -> dict:
             assert state.height(cell) == 0
             # one more cube there joins the announcer's edges
             ones = state.ones | 1 << _index(cell)
-            probe = type(state)(game, ones, state.stacks, state.heights, state.common,
-                                state.reserves, state.turn)
+            probe = type(state)(
+                game, ones, state.stacks, state.heights, state.common, state.reserves, state.turn
+            )
             assert probe.connected(view["voyna_by"])
     elif view["silent"]:
         assert view["voyna_by"] is None and not state.voyna

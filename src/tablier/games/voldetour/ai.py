@@ -260,4 +260,3 @@ def _tall_kinds(ps: PieceSet) -> frozenset[int]:
             k for k, kind in enumerate(ps.blocks) if max(kind.size) >= ps.tower_height
         )
     return got
-

@@ -19,8 +19,16 @@ from .rules import PLAYER_NAMES, VMove, VState
 
 __all__ = ["Voldetour"]
 
-_BOOL = {"on": True, "true": True, "yes": True, "1": True,
-         "off": False, "false": False, "no": False, "0": False}
+_BOOL = {
+    "on": True,
+    "true": True,
+    "yes": True,
+    "1": True,
+    "off": False,
+    "false": False,
+    "no": False,
+    "0": False,
+}
 
 
 def _parse_bool(text: str) -> bool:

@@ -194,6 +194,4 @@ def load_set(name: str) -> PieceSet:
         if not orients:
             raise _fail(name, f"block {bname} fits in no orientation under the towers")
         kinds.append(BlockKind(bname, size, tuple(orients)))
-    return PieceSet(
-        name, title, width, height, towers, th, marked, tuple(kinds), nstairs, grid
-    )
+    return PieceSet(name, title, width, height, towers, th, marked, tuple(kinds), nstairs, grid)

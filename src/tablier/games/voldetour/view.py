@@ -201,8 +201,13 @@ def state_view(game: Voldetour, state: VState, base: dict[str, Any]) -> dict[str
         "stairs": ps.stairs,
     }
     view["towers"] = [
-        {"owner": p, "square": label(a), "x": _xy(ps, a)[0], "y": _xy(ps, a)[1],
-         "height": ps.tower_height}
+        {
+            "owner": p,
+            "square": label(a),
+            "x": _xy(ps, a)[0],
+            "y": _xy(ps, a)[1],
+            "height": ps.tower_height,
+        }
         for p, a in enumerate(ps.towers)
     ]
     view["marked"] = [label(a) for a in grid.indices if ps.marked >> a & 1]
@@ -211,14 +216,16 @@ def state_view(game: Voldetour, state: VState, base: dict[str, Any]) -> dict[str
     lords = []
     for p, a in enumerate(state.lords):
         x, y = _xy(ps, a)
-        lords.append({
-            "owner": p,
-            "square": label(a),
-            "x": x,
-            "y": y,
-            "level": b.height(a),
-            "on_tower": a == ps.towers[p],
-        })
+        lords.append(
+            {
+                "owner": p,
+                "square": label(a),
+                "x": x,
+                "y": y,
+                "level": b.height(a),
+                "on_tower": a == ps.towers[p],
+            }
+        )
     view["lords"] = lords
     view["reserves"] = [
         {
@@ -231,11 +238,13 @@ def state_view(game: Voldetour, state: VState, base: dict[str, Any]) -> dict[str
     for p in (0, 1):
         done = state.turns_completed(p)
         if state.lords[p] == ps.towers[p] and done < 3:
-            deadlines.append({
-                "player": p,
-                "turn": _deadline_turn(p),
-                "own_turns_left": 3 - done,
-            })
+            deadlines.append(
+                {
+                    "player": p,
+                    "turn": _deadline_turn(p),
+                    "own_turns_left": 3 - done,
+                }
+            )
     view["turn"] = {
         "number": state.turn,
         "player": state.to_move,
