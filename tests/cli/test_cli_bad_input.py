@@ -107,6 +107,10 @@ def _cases(files):
     yield ["arena", MINI, "random", "random", "-n", ODD]
     yield ["arena", MINI, "random", "random", "-n", "1", "--out", files["results"]]
     yield ["arena", MINI, "random", "random", "-n", "1", "--out", "nul\x00name"]
+    yield ["serve", "--port", "٣"]
+    yield ["serve", "--port", "99999"]
+    yield ["serve", "--ai-progress-interval", "nan"]
+    yield ["serve", "--max-body", HUGE]
 
 
 def _check(result, args):

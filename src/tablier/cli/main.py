@@ -23,7 +23,7 @@ from ..core.errors import RecordError, TablierError, quote
 from ..core.game import Game, State
 from ..core.perft import divide, perft
 from ..core.record import Record
-from .errors import FILE, INT, InputError, TablierGroup
+from .errors import FILE, FLOAT, INT, InputError, TablierGroup
 from .session import LineReader, PlaySession, ReplaySession
 
 __all__ = ["main", "parse_game_args"]
@@ -293,9 +293,7 @@ def position_command(args: tuple[str, ...]) -> None:
 
 @main.command("serve")
 @click.option("--host", default=None, help="Address to listen on [TABLIER_HOST; 127.0.0.1].")
-@click.option(
-    "--port", default=None, type=click.IntRange(0, 65535), help="Port [TABLIER_PORT; 8000]."
-)
+@click.option("--port", default=None, type=INT, help="Port [TABLIER_PORT; 8000].")
 @click.option(
     "--database-url",
     default=None,
@@ -305,7 +303,7 @@ def position_command(args: tuple[str, ...]) -> None:
 @click.option(
     "--ai-workers",
     default=None,
-    type=click.IntRange(0, 64),
+    type=INT,
     help="Processes that run the AI, 0: no games against the AI [TABLIER_AI_WORKERS; 1].",
 )
 @click.option(
@@ -319,31 +317,31 @@ def position_command(args: tuple[str, ...]) -> None:
 @click.option(
     "--ai-progress-interval",
     default=None,
-    type=float,
+    type=FLOAT,
     help="Seconds between the AI's progress reports [TABLIER_AI_PROGRESS_INTERVAL; 0.1].",
 )
 @click.option(
     "--ai-queue-limit",
     default=None,
-    type=int,
+    type=INT,
     help="AI searches one client may have queued or running [TABLIER_AI_QUEUE_LIMIT; 4].",
 )
 @click.option(
     "--max-body",
     default=None,
-    type=int,
+    type=INT,
     help="Largest request body in bytes [TABLIER_MAX_BODY; 65536].",
 )
 @click.option(
     "--max-record-plies",
     default=None,
-    type=int,
+    type=INT,
     help="Most decisions in a record read for review [TABLIER_MAX_RECORD_PLIES; 500].",
 )
 @click.option(
     "--history-page",
     default=None,
-    type=int,
+    type=INT,
     help="Most decisions in one page of a game's history [TABLIER_HISTORY_PAGE; 50].",
 )
 @click.option(
@@ -365,11 +363,11 @@ def position_command(args: tuple[str, ...]) -> None:
 @click.option(
     "--hello-timeout",
     default=None,
-    type=float,
+    type=FLOAT,
     help="Seconds a WebSocket has to say hello [TABLIER_HELLO_TIMEOUT; 10].",
 )
 @click.option(
-    "--cache-size", default=None, type=int, help="Games kept in memory [TABLIER_CACHE_SIZE; 2000]."
+    "--cache-size", default=None, type=INT, help="Games kept in memory [TABLIER_CACHE_SIZE; 2000]."
 )
 @click.option(
     "--sqlite-inline-writes/--no-sqlite-inline-writes",
@@ -423,18 +421,12 @@ def _server_settings(ai_specs: tuple[str, ...], flags: dict[str, Any]) -> Any:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:5]
         )
-        raise click.UsageError(f"bad server setting: {problems}") from None
+        raise InputError(f"bad server setting: {problems}") from None
 
 
-class _UsageFault(click.ClickException):
-    """A one-line error with the exit status of a usage error (2)."""
-
-    exit_code = 2
-
-
-def _needs_web(exc: ImportError) -> click.ClickException:
+def _needs_web(exc: ImportError) -> InputError:
     """The one-line error of ``tablier serve`` without the web extra (exit status 2)."""
-    return _UsageFault(f"tablier serve needs the web extra ({exc}): pip install 'tablier[web]'")
+    return InputError(f"tablier serve needs the web extra ({exc}): pip install 'tablier[web]'")
 
 
 def _safe_url(url: str) -> str:
