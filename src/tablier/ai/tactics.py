@@ -144,8 +144,6 @@ class RuleGuard:
         self._left = 0
         self._spent = 0
         self._deadline: float | None = None
-        #: Positions expanded since the guard last met a new position to decide in.
-        self.expanded = 0
 
     def _start(self, state: State[Any]) -> None:
         if state is not self._root and state != self._root:
@@ -153,7 +151,6 @@ class RuleGuard:
             self._fates = {}
             self._table = {}
             self._spent = 0
-            self.expanded = 0
 
     def fate(self, state: State[Any], move: Move, deadline: float | None = None) -> str:
         """:data:`SAFE`, :data:`LOST` or :data:`UNKNOWN` for ``move`` in ``state``.
@@ -259,7 +256,6 @@ class RuleGuard:
         if self._deadline is not None and time.perf_counter() > self._deadline:
             return None
         self._left -= 1
-        self.expanded += 1
         moves = state.legal_moves()
         if self.order is not None and len(moves) > 1:
             moves = self.order(state, moves)
