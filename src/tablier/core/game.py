@@ -497,11 +497,7 @@ class Game(ABC, Generic[S, M]):
 
         if not isinstance(text, str) or not text.strip():
             raise InvalidPositionError("empty position string")
-        spec, body = split_position(text)
-        if spec is None:
-            words = body.split(None, 1)
-            if len(words) == 2 and words[0].lower() == self.name:
-                spec, body = (self.name, {}), words[1]
+        spec, body = split_position(text, is_name=lambda word: word == self.name)
         if spec is not None:
             name, opts = spec
             if name != self.name:

@@ -15,6 +15,7 @@ bounded number of them, and raise the caller's TablierError otherwise.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .errors import InvalidPositionError, TablierError, quote
 
@@ -113,10 +114,20 @@ def parse_float(text: str, what: str, *, error: type[TablierError] = InvalidPosi
     return float(text)
 
 
-def split_position(text: str) -> tuple[tuple[str, dict[str, str]] | None, str]:
+def split_position(
+    text: str, is_name: Callable[[str], bool] | None = None
+) -> tuple[tuple[str, dict[str, str]] | None, str]:
     """Split a position string into its spec (or ``None`` if absent) and its body.
 
-    The first word is taken as a spec when it contains a colon.
+    The first word is taken as a spec when it contains a colon.  A game
+    without options has its bare name as spec (``name body``): with
+    ``is_name``, a first word (lower-cased) it accepts, followed by a body,
+    is read as such a spec.
+
+    >>> split_position("plain x o", is_name=lambda word: word == "plain")
+    (('plain', {}), 'x o')
+    >>> split_position("plain x o")
+    (None, 'plain x o')
     """
     if not isinstance(text, str):
         raise InvalidPositionError(f"a position must be text, not {type(text).__name__}")
@@ -124,4 +135,6 @@ def split_position(text: str) -> tuple[tuple[str, dict[str, str]] | None, str]:
     words = text.split(None, 1)
     if words and ":" in words[0]:
         return parse_spec(words[0]), words[1] if len(words) > 1 else ""
+    if is_name is not None and len(words) == 2 and is_name(words[0].lower()):
+        return (words[0].lower(), {}), words[1]
     return None, text

@@ -164,16 +164,13 @@ def parse_position(text: str) -> State[Any]:
 
     The spec of a game without options is its bare name (``name body``).
     """
-    spec, body = split_position(text)
+    spec, body = split_position(
+        text, is_name=lambda word: word in _registered or word in _entry_points()
+    )
     if spec is None:
-        words = body.split(None, 1)
-        first = words[0].lower() if words else ""
-        if len(words) == 2 and (first in _registered or first in _entry_points()):
-            state: State[Any] = get(first).parse_position(body)
-            return state
         raise InvalidPositionError(
             "a position string must start with the game spec, e.g. 'volo:board=standard,...'"
         )
     name, options = spec
-    state = get(name, **options).parse_position_body(body)
+    state: State[Any] = get(name, **options).parse_position_body(body)
     return state
