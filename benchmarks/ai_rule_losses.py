@@ -31,8 +31,7 @@ import time
 from collections import Counter
 
 import tablier.games
-from tablier.ai.players import make_player, rule_guard
-from tablier.ai.tactics import SAFE
+from tablier.ai.players import avoidable_rule_loss, make_player
 from tablier.core.game import Game, Move, State
 
 #: Outcome reasons of each engine, by kind (docs/rules/*.md).
@@ -69,30 +68,6 @@ def split_specs(text: str) -> list[str]:
 
 #: Positions the reference guard may expand per decision checked.
 REFERENCE_NODES = 30_000
-
-
-def avoidable(history: list[tuple[State, Move]], loser: int, turns: int = 4) -> bool:
-    """Did ``loser``, over its last turns, play a move lost whatever anyone did, when one was not?
-
-    ``history`` holds every (state, move) of the game.  The decisions looked at
-    are the loser's within the last ``turns`` turn boundaries before the end.
-    """
-    boundaries = 0
-    for i in range(len(history) - 1, -1, -1):
-        state, move = history[i]
-        if i + 1 < len(history) and history[i + 1][0].to_move != state.to_move:
-            boundaries += 1
-        if boundaries > turns:
-            break
-        if state.to_move != loser or len(state.legal_moves()) < 2:
-            continue
-        guard = rule_guard(state, REFERENCE_NODES)
-        if guard.fate(state, move) == SAFE:
-            continue
-        other = guard.pick(state, [m for m in state.legal_moves() if m != move])
-        if other != move and guard.fate(state, other) == SAFE:
-            return True
-    return False
 
 
 def play(game: Game, spec: str, seed: int, max_plies: int):
@@ -144,7 +119,9 @@ def main() -> None:
                     reason, loser, history = play(game, spec, args.seed + i, args.max_plies)
                     if reason in RULE_LOSSES:
                         rule[reason] += 1
-                        if loser is not None and avoidable(history, loser):
+                        if loser is not None and avoidable_rule_loss(
+                            history, loser, nodes=REFERENCE_NODES
+                        ):
                             bad[reason] += 1
                     elif reason in REAL_WINS:
                         counts["wins"] += 1

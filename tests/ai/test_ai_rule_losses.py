@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from tablier.ai.players import make_player, rule_guard
+from tablier.ai.players import avoidable_rule_loss, make_player, rule_guard
 from tablier.ai.tactics import LOST, RULE_HORIZON, SAFE, UNKNOWN, RuleGuard
 from tablier.core.errors import TablierError
 from tablier.games import from_spec
@@ -233,22 +233,8 @@ def test_every_level_refuses_a_rule_loss_in_each_game(spec):
 
 def _avoidable(history, loser):
     """Did ``loser``, over its last turns, play a lost move while another move was safe?"""
-    boundaries = 0
-    for i in range(len(history) - 1, -1, -1):
-        state, move = history[i]
-        if i + 1 < len(history) and history[i + 1][0].to_move != state.to_move:
-            boundaries += 1
-        if boundaries > RULE_HORIZON:
-            break
-        if state.to_move != loser or len(state.legal_moves()) < 2:
-            continue
-        reference = rule_guard(state, 30_000)
-        if reference.fate(state, move) == SAFE:
-            continue
-        other = reference.pick(state, [m for m in state.legal_moves() if m != move])
-        if other != move and reference.fate(state, other) == SAFE:
-            return str(move), state.to_text()
-    return None
+    bad = avoidable_rule_loss(history, loser)
+    return None if bad is None else (str(bad[0]), bad[1].to_text())
 
 
 def _self_play(spec, level, games, max_plies):

@@ -32,7 +32,7 @@ import dataclasses
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +42,7 @@ from ..core.position import parse_float, parse_int, parse_spec
 from .knowledge import knowledge_for
 from .mcts import MCTS, MCTSConfig, MoveStat, SearchProgress
 from .solver import Solver
-from .tactics import SAFE, RuleGuard, losing_moves, winning_moves
+from .tactics import RULE_HORIZON, SAFE, RuleGuard, losing_moves, winning_moves
 
 __all__ = [
     "LEVELS",
@@ -51,6 +51,7 @@ __all__ = [
     "MCTSPlayer",
     "Player",
     "RandomPlayer",
+    "avoidable_rule_loss",
     "make_player",
     "player_names",
 ]
@@ -100,6 +101,38 @@ def rule_guard(state: State[Any], nodes: int = RULE_NODES) -> RuleGuard:
     It orders moves by the game's move prior (best first) when the game has one.
     """
     return RuleGuard(nodes=nodes, move_nodes=max(1, nodes // 6), order=_prior_order(state))
+
+
+def avoidable_rule_loss(
+    history: Sequence[tuple[State[Any], Move]],
+    loser: int,
+    turns: int = RULE_HORIZON,
+    nodes: int = 30_000,
+) -> tuple[Move, State[Any]] | None:
+    """A decision of ``loser`` lost by the rules while another move was safe, or ``None``.
+
+    ``history`` holds every (state, move) of a game ``loser`` lost; the
+    decisions looked at are ``loser``'s within the last ``turns`` turn
+    boundaries before the end, each judged by a :func:`rule_guard` of
+    ``nodes`` positions.  Used to check that no player lost by a rule it could
+    have obeyed (tests and ``benchmarks/ai_rule_losses.py``).
+    """
+    boundaries = 0
+    for i in range(len(history) - 1, -1, -1):
+        state, move = history[i]
+        if i + 1 < len(history) and history[i + 1][0].to_move != state.to_move:
+            boundaries += 1
+        if boundaries > turns:
+            break
+        if state.to_move != loser or len(state.legal_moves()) < 2:
+            continue
+        guard = rule_guard(state, nodes)
+        if guard.fate(state, move) == SAFE:
+            continue
+        other = guard.pick(state, [m for m in state.legal_moves() if m != move])
+        if other != move and guard.fate(state, other) == SAFE:
+            return move, state
+    return None
 
 
 class RandomPlayer(Player):
