@@ -7,6 +7,8 @@ BIN := $(VENV)/bin
 # (.[dev], which includes .[web], so it also counts as the web install).
 WEB_STAMP := $(VENV)/.installed-web
 DEV_STAMP := $(VENV)/.installed-dev
+# The install compiles the compiled core (setup.py), so it is redone when a C source changes.
+NATIVE_SOURCES := setup.py $(wildcard src/tablier/games/*/_native.c src/tablier/games/*/*.h)
 
 .PHONY: run test lint bench clean
 
@@ -14,11 +16,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(WEB_STAMP): pyproject.toml | $(BIN)/python
+$(WEB_STAMP): pyproject.toml $(NATIVE_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[web]'
 	touch $(WEB_STAMP)
 
-$(DEV_STAMP): pyproject.toml | $(BIN)/python
+$(DEV_STAMP): pyproject.toml $(NATIVE_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(DEV_STAMP) $(WEB_STAMP)
 

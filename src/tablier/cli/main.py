@@ -101,7 +101,14 @@ def _start_state(text: str) -> State:
 
 
 @click.group(cls=TablierGroup, context_settings=_CONTEXT)
-@click.version_option(package_name="tablier")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=lambda ctx, _param, value: _print_version(ctx) if value else None,
+    help="Show the version and the engine each game uses, and exit.",
+)
 def main() -> None:
     """Tablier: abstract board games in the terminal.
 
@@ -114,6 +121,20 @@ def main() -> None:
     """
 
 
+def _print_version(ctx: click.Context) -> None:
+    """``tablier --version``: the package version, then one line per game with its engine."""
+    from importlib.metadata import version
+
+    click.echo(f"tablier {version('tablier')}")
+    for name in registry.names():
+        try:
+            engine = registry.game_class(name).engine()
+        except Exception as exc:  # a broken game package must not hide the others
+            engine = f"cannot be loaded: {exc}"
+        click.echo(f"  {name}: {engine} engine")
+    ctx.exit()
+
+
 @main.command("games")
 def games_command() -> None:
     """List the games and their options."""
@@ -122,11 +143,12 @@ def games_command() -> None:
     table.add_column("game")
     table.add_column("title")
     table.add_column("options (flags for play and position)")
+    table.add_column("engine")
     for name in registry.names():
         try:
             cls = registry.game_class(name)
         except Exception as exc:  # a broken game package must not hide the others
-            table.add_row(name, "(cannot be loaded)", Text(str(exc)))
+            table.add_row(name, "(cannot be loaded)", Text(str(exc)), "")
             continue
         lines = []
         for opt in cls.OPTIONS:
@@ -134,7 +156,9 @@ def games_command() -> None:
             default = "none" if opt.default is None else str(opt.default)
             choices = f" [{'|'.join(str(c) for c in opt.choices)}]" if opt.choices else ""
             lines.append(f"{flag}{choices} (default {default}): {opt.doc}")
-        table.add_row(name, Text(cls.title), Text("\n".join(lines) or "(none)"))
+        table.add_row(
+            name, Text(cls.title), Text("\n".join(lines) or "(none)"), Text(cls.engine())
+        )
     console.print(table)
 
 

@@ -476,6 +476,16 @@ class Game(ABC, Generic[S, M]):
         """
         return None
 
+    @classmethod
+    def engine(cls) -> str:
+        """Which engine plays the rules: ``"compiled"`` or ``"pure (…why…)"``.
+
+        A game with a compiled core answers with
+        :func:`tablier.core.native.engine_status`; the default is a pure-Python
+        engine.  Shown by ``tablier --version`` and ``tablier games``.
+        """
+        return "pure"
+
     # -- spec strings -------------------------------------------------------
 
     @property

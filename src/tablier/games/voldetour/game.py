@@ -130,6 +130,13 @@ class Voldetour(Game[VState, VMove]):
 
         return actions
 
+    @classmethod
+    def engine(cls) -> str:
+        """``"compiled"`` when Voldetour's compiled core (``_native.c``) is in use, else why not."""
+        from ...core.native import engine_status
+
+        return engine_status("tablier.games.voldetour._native")
+
     # -- states -------------------------------------------------------------------------
 
     def initial_state(self) -> VState:

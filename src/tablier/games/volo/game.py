@@ -118,6 +118,13 @@ class Volo(Game[VoloState, VoloMove]):
 
         return actions
 
+    @classmethod
+    def engine(cls) -> str:
+        """``"compiled"`` when Volo's compiled core (``_native.c``) is in use, else why not."""
+        from ...core.native import engine_status
+
+        return engine_status("tablier.games.volo._native")
+
     # -- states -------------------------------------------------------------------------
 
     def initial_state(self) -> VoloState:

@@ -114,6 +114,13 @@ class XoBo(Game[XoBoState, XoBoMove]):
 
         return actions
 
+    @classmethod
+    def engine(cls) -> str:
+        """``"compiled"`` when XoBo's compiled core (``_native.c``) is in use, else why not."""
+        from ...core.native import engine_status
+
+        return engine_status("tablier.games.xobo._native")
+
     def initial_state(self) -> XoBoState:
         """The empty board, 36 cubes in the common reserve, North-South to move."""
         return XoBoState(self, 0, 0, 0, TOTAL_CUBES, (0, 0), 0)
