@@ -170,3 +170,35 @@ def exact(state: State, attacker: int) -> int | None:
     if any(r is None for r in results):
         return None
     return 1 + max(results)  # type: ignore[type-var]
+
+
+class TreePlayouts:
+    """Knowledge for the tree game with a ``playout`` hook, recording its calls.
+
+    The hook plays uniformly at random with ``random.Random(seed)``; ``report``
+    replaces the moves it says it played (for RAVE checks); ``on=False`` makes
+    it answer None, as a switched-off compiled core does.
+    """
+
+    def __init__(self, on: bool = True, report: list[tuple[int, Move]] | None = None) -> None:
+        self.on = on
+        self.report = report
+        self.calls: list[tuple[State, int, int, bool, bool]] = []
+
+    def playout(
+        self, state: State, seed: int, limit: int, weighted: bool, cutoff: bool
+    ) -> tuple[float, list[tuple[int, Move]]] | None:
+        """Play on from ``state`` for at most ``limit`` decisions."""
+        self.calls.append((state, seed, limit, weighted, cutoff))
+        if not self.on:
+            return None
+        rng = random.Random(seed)
+        played: list[tuple[int, Move]] = []
+        while state.outcome is None and len(played) < limit:
+            moves = state.legal_moves()
+            move = moves[rng.randrange(len(moves))]
+            played.append((state.to_move, move))
+            state = state.apply_unchecked(move)
+        outcome = state.outcome
+        reward = 0.5 if outcome is None else outcome.score(0)
+        return reward, played if self.report is None else list(self.report)

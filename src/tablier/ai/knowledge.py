@@ -22,6 +22,20 @@ name in it is optional:
     :class:`random.Random`); ``None`` means "fall back to the default"
     (uniform, or weighted by ``move_prior``).
 
+``playout(state, seed, limit, weighted, cutoff) -> (reward, played) | None``
+    A whole playout in one call, for games whose compiled core plays them
+    faster than the search loop can.  It plays on from ``state`` for at most
+    ``limit`` plies (fewer when the game ends), choosing moves as the search's
+    own playout would with this knowledge (``playout_policy``; else weighted
+    by ``move_prior`` when ``weighted``; else uniform), with its own random
+    generator seeded by ``seed`` (``0 <= seed < 2**64``).  It returns the
+    reward for player 0 (the outcome's score if the game ended; else, when
+    ``cutoff``, the evaluation of the last state mapped to ``[0, 1]`` as
+    :meth:`Knowledge.value` does; else 0.5) and the moves played as
+    ``(mover, move)`` pairs, which feed RAVE.  ``None`` means "not available
+    now" (the compiled core is switched off): the search plays the playout
+    itself.
+
 ``PLAYOUT_DEPTH: int``
     How many plies a cut-off playout runs before the evaluation (default 6).
 
@@ -39,9 +53,13 @@ from typing import Any
 
 from ..core.game import Game, Move, State
 
-__all__ = ["DEFAULT_PLAYOUT_DEPTH", "Knowledge", "knowledge_for"]
+__all__ = ["DEFAULT_PLAYOUT_DEPTH", "Knowledge", "Playout", "knowledge_for"]
 
 DEFAULT_PLAYOUT_DEPTH = 6
+
+#: The ``playout`` hook: ``(state, seed, limit, weighted, cutoff)`` to
+#: ``(reward for player 0, [(mover, move), ...])``, or None when unavailable.
+Playout = Callable[[State[Any], int, int, bool, bool], tuple[float, list[tuple[int, Move]]] | None]
 
 
 @dataclass(frozen=True)
@@ -51,6 +69,7 @@ class Knowledge:
     evaluate: Callable[[State[Any]], float] | None = None
     move_prior: Callable[[State[Any], Sequence[Move]], Sequence[float]] | None = None
     playout_policy: Callable[[State[Any], random.Random], Move | None] | None = None
+    playout: Playout | None = None
     playout_depth: int = DEFAULT_PLAYOUT_DEPTH
     source: str | None = None
 
@@ -61,6 +80,7 @@ class Knowledge:
             evaluate=getattr(module, "evaluate", None),
             move_prior=getattr(module, "move_prior", None),
             playout_policy=getattr(module, "playout_policy", None),
+            playout=getattr(module, "playout", None),
             playout_depth=int(getattr(module, "PLAYOUT_DEPTH", DEFAULT_PLAYOUT_DEPTH)),
             source=getattr(module, "__name__", type(module).__name__),
         )

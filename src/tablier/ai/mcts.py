@@ -38,7 +38,7 @@ from typing import Any
 
 from ..core.errors import GameOverError, TablierError
 from ..core.game import Move, State
-from .knowledge import Knowledge, knowledge_for
+from .knowledge import Knowledge, Playout, knowledge_for
 
 __all__ = ["MCTS", "MCTSConfig", "MoveStat", "SearchProgress"]
 
@@ -159,6 +159,7 @@ class MCTS:
         if depth is None:
             depth = self.knowledge.playout_depth
         self._cut = depth if (self.config.cutoff and self.knowledge.evaluate is not None) else None
+        self._fast_playout = self._playout_hook(state)
         self.root = _Node(None, None, state, None, 1.0)
         self._restrict: set[Move] | None = None
         self.iterations = 0
@@ -289,13 +290,36 @@ class MCTS:
             return children[0]
         return best
 
+    def _playout_hook(self, state: State[Any]) -> Playout | None:
+        """The game's whole-playout hook when it is available now, else None.
+
+        Asked once with a zero-ply playout, so that a hook which is switched off
+        (a compiled core not in use) costs nothing, not even a random draw.
+        """
+        hook = self.knowledge.playout
+        if hook is None or hook(state, 0, 0, False, False) is None:
+            return None
+        return hook
+
     def _playout(self, state: State[Any], played: list[tuple[int, Move]]) -> float:
-        """Play on from ``state``; return the reward for player 0."""
+        """Play on from ``state``; return the reward for player 0.
+
+        The game's ``playout`` hook plays it when there is one (with its own
+        generator, seeded from the search's), else the loop below.
+        """
         rng = self.rng
+        limit = self._cut if self._cut is not None else self.config.max_playout
+        hook = self._fast_playout
+        if hook is not None:
+            cutoff = self._cut is not None
+            result = hook(state, rng.getrandbits(64), limit, self.config.weighted_playouts, cutoff)
+            if result is not None:
+                reward, line = result
+                played.extend(line)
+                return reward
         knowledge = self.knowledge
         policy = knowledge.playout_policy
         prior = knowledge.move_prior if self.config.weighted_playouts else None
-        limit = self._cut if self._cut is not None else self.config.max_playout
         plies = 0
         while state.outcome is None and plies < limit:
             move = policy(state, rng) if policy is not None else None
