@@ -11,15 +11,25 @@ how the sanitizer build of the tests is made (``tools/native_sanitize.sh``).
 from setuptools import Extension, setup
 
 GAMES = ("volo", "xobo", "voldetour")
+CFLAGS = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter"]
 
 setup(
     ext_modules=[
         Extension(
             f"tablier.games.{game}._native",
             sources=[f"src/tablier/games/{game}/_native.c"],
-            extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+            extra_compile_args=CFLAGS,
             optional=True,
         )
         for game in GAMES
+    ]
+    # the search's loops over a node's children (tablier.ai.mcts), for every game
+    + [
+        Extension(
+            "tablier.ai._native",
+            sources=["src/tablier/ai/_native.c"],
+            extra_compile_args=CFLAGS,
+            optional=True,
+        )
     ],
 )

@@ -25,6 +25,12 @@ Budgets: ``iterations`` and/or ``seconds`` (whichever ends first).  With an
 iteration budget and a seed the search is deterministic.  :meth:`MCTS.advance`
 re-roots the tree on a later position (the moves played since) so work is
 reused between moves.
+
+The loops over a node's children (selection, proofs) run compiled when
+``tablier.ai._native`` is built, giving the same tree for a seed; RAVE's
+backup looks up the moves played rather than every child when they are fewer.
+A game's ``playout`` hook (see :mod:`tablier.ai.knowledge`) plays whole
+playouts in its compiled core.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from typing import Any
 
 from ..core.errors import GameOverError, TablierError
 from ..core.game import Move, State
+from ..core.native import load, register
 from .knowledge import Knowledge, Playout, knowledge_for
 
 __all__ = ["MCTS", "MCTSConfig", "MoveStat", "SearchProgress"]
@@ -96,6 +103,7 @@ class _Node:
         "an",
         "aw",
         "children",
+        "index",
         "move",
         "mover",
         "n",
@@ -124,7 +132,85 @@ class _Node:
         self.an = 0
         self.aw = 0.0
         self.children: list[_Node] | None = None
+        self.index: dict[Move, _Node] | None = None  # the children by move, made for RAVE
         self.proven: float | None = None  # exact reward for ``mover``
+
+
+def _best_child_py(
+    children: list[_Node],
+    parent_mean: float,
+    log_n: float,
+    c: float,
+    bias: float,
+    rave: bool,
+    k: float,
+) -> _Node:
+    """The child to follow (see :meth:`MCTS._select`); the reference of the compiled one."""
+    best = None
+    best_score = -math.inf
+    for child in children:
+        proven = child.proven
+        if proven is not None:
+            if proven == _WIN:
+                return child
+            if proven == _LOSS:
+                continue
+        n = child.n
+        q = child.w / n if n else parent_mean
+        if rave and child.an:
+            amaf = child.aw / child.an
+            beta = child.an / (child.an + n + n * child.an / k)
+            q = (1.0 - beta) * q + beta * amaf
+        score = q + c * math.sqrt(log_n / (n + 1)) + bias * child.prior / (n + 1)
+        if score > best_score:
+            best_score = score
+            best = child
+    if best is None:  # every child proven lost: play the first one
+        return children[0]
+    return best
+
+
+def _proof_py(children: list[_Node]) -> float | None:
+    """What the children's proofs prove for the player choosing among them, or None.
+
+    A proven win settles it; otherwise every child must be proven, and the best
+    value counts.  The reference of the compiled one.
+    """
+    best = None
+    for child in children:
+        value = child.proven  # for the player who moves to ``child``
+        if value is None:
+            if best is None or best < _WIN:
+                best = -1.0  # unknown child: only a proven win settles it
+            continue
+        if value == _WIN:
+            return _WIN
+        if best is None or (best != -1.0 and value > best):
+            best = value
+    if best is None or best == -1.0:
+        return None
+    return best
+
+
+# The loops over a node's children run compiled when ``tablier.ai._native`` is built;
+# ``_switch`` puts the Python ones back (``tablier.core.native.using``).
+_native = load("tablier.ai._native")
+_best_child = _best_child_py
+_proof = _proof_py
+
+
+def _switch(compiled: bool) -> None:
+    global _best_child, _proof
+    if compiled and _native is not None:
+        _best_child, _proof = _native.select, _native.proof
+    else:
+        _best_child, _proof = _best_child_py, _proof_py
+
+
+if _native is not None:
+    _native.bind(_Node)
+    _switch(True)
+    register(__name__, _switch)
 
 
 def _proven_label(value: float | None) -> str | None:
@@ -227,21 +313,10 @@ class MCTS:
         """Prove ``node`` from its children when possible; True when it became proven."""
         if node.proven is not None or not node.children or node.state is None:
             return False
-        player = node.state.to_move
-        best = None
-        for child in node.children:
-            value = child.proven  # for ``player``, who moves from ``node``
-            if value is None:
-                if best is None or best < _WIN:
-                    best = -1.0  # unknown child: only a proven win settles it
-                continue
-            if value == _WIN:
-                best = _WIN
-                break
-            if best is None or (best != -1.0 and value > best):
-                best = value
-        if best is None or best == -1.0:
+        best = _proof(node.children)
+        if best is None:
             return False
+        player = node.state.to_move
         if node.mover is None:  # the root: proven for the player to decide
             node.proven = best
         else:
@@ -263,32 +338,9 @@ class MCTS:
             parent_mean = node.w / node.n
         else:
             parent_mean = 1.0 - node.w / node.n
-        c = cfg.exploration
-        bias = cfg.prior_bias
-        rave = cfg.rave
-        k = cfg.rave_k
-        best = None
-        best_score = -math.inf
-        for child in children:
-            proven = child.proven
-            if proven is not None:
-                if proven == _WIN:
-                    return child
-                if proven == _LOSS:
-                    continue
-            n = child.n
-            q = child.w / n if n else parent_mean
-            if rave and child.an:
-                amaf = child.aw / child.an
-                beta = child.an / (child.an + n + n * child.an / k)
-                q = (1.0 - beta) * q + beta * amaf
-            score = q + c * math.sqrt(log_n / (n + 1)) + bias * child.prior / (n + 1)
-            if score > best_score:
-                best_score = score
-                best = child
-        if best is None:  # every child proven lost: play the first one
-            return children[0]
-        return best
+        return _best_child(
+            children, parent_mean, log_n, cfg.exploration, cfg.prior_bias, cfg.rave, cfg.rave_k
+        )
 
     def _playout_hook(self, state: State[Any]) -> Playout | None:
         """The game's whole-playout hook when it is available now, else None.
@@ -384,18 +436,41 @@ class MCTS:
             if n.mover is not None:
                 n.w += rewards[n.mover]
             if cfg.rave and n.children:
-                player = n.state.to_move
-                r = rewards[player]
-                for child in n.children:
-                    seen = first.get((player, child.move))
-                    if seen is not None and seen >= depth:
-                        child.an += 1
-                        child.aw += r
+                self._amaf(n, depth, first, rewards)
         if cfg.solver:
             for n in reversed(path[:-1]):
                 if not self._update_proof(n):
                     break
         self.iterations += 1
+
+    @staticmethod
+    def _amaf(
+        node: _Node, depth: int, first: dict[tuple[int, Move], int], rewards: tuple[float, float]
+    ) -> None:
+        """All-moves-as-first: credit each child of ``node`` (at ``depth`` in the path)
+        whose move its player made from there on in this simulation (``first``: where
+        each (player, move) was first made)."""
+        player = node.state.to_move
+        r = rewards[player]
+        children = node.children
+        assert children is not None
+        if len(children) <= len(first):
+            for child in children:
+                seen = first.get((player, child.move))
+                if seen is not None and seen >= depth:
+                    child.an += 1
+                    child.aw += r
+            return
+        # fewer moves played than children: look the played ones up instead (same result)
+        index = node.index
+        if index is None:
+            index = node.index = {child.move: child for child in reversed(children)}
+        for (mover, move), seen in first.items():
+            if mover == player and seen >= depth:
+                found = index.get(move)
+                if found is not None:
+                    found.an += 1
+                    found.aw += r
 
     def search(
         self,
@@ -452,7 +527,7 @@ class MCTS:
 
     def _root_settled(self) -> bool:
         children = self._root_children()
-        return any(c.proven == _WIN for c in children) or len(children) == 1
+        return len(children) == 1 or _proof(children) == _WIN
 
     def _progress(
         self,

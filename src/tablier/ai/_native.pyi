@@ -1,0 +1,18 @@
+"""The search's loops over a node's children, compiled (``src/tablier/ai/_native.c``)."""
+
+from typing import Any, TypeVar
+
+_N = TypeVar("_N")
+
+def bind(cls: type[Any], /) -> None: ...
+def select(
+    children: list[_N],
+    parent_mean: float,
+    log_n: float,
+    exploration: float,
+    bias: float,
+    rave: bool,
+    rave_k: float,
+    /,
+) -> _N: ...
+def proof(children: list[Any], /) -> float | None: ...
