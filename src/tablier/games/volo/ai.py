@@ -18,11 +18,14 @@ passing as last resorts.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from ...core.game import Move
+from ...core.native import register
+from . import rules
 from .rules import VoloMove, VoloState
 
-__all__ = ["PLAYOUT_DEPTH", "evaluate", "features", "move_prior"]
+__all__ = ["PLAYOUT_DEPTH", "evaluate", "features", "move_prior", "playout"]
 
 #: Plies of a cut-off playout before :func:`evaluate` scores it.
 PLAYOUT_DEPTH = 4
@@ -31,9 +34,47 @@ _W_FLOCKS = 0.30
 _W_GAPS = 0.45
 _W_REGION = 0.8
 
+# move prior weights
+_P_PASS = 0.05
+_P_FLY = 1.0
+_P_FLY_DIVIDE = 0.3
+_P_NEAR = 0.6
+_P_FAR = 0.35
+
 
 def features(state: VoloState, player: int) -> tuple[int, int, float]:
     """``(flocks, gaps, region share)`` of ``player`` in ``state``."""
+    return _features(state, player)
+
+
+def evaluate(state: VoloState) -> float:
+    """Score in ``[-1, 1]`` for the side to move (see the module docstring)."""
+    return _evaluate(state)
+
+
+def move_prior(state: VoloState, moves: Sequence[VoloMove]) -> list[float]:
+    """A cheap weight per move: flights first, near placements next, divisions last."""
+    return _move_prior(state, moves)
+
+
+def playout(
+    state: VoloState, seed: int, limit: int, weighted: bool, cutoff: bool
+) -> tuple[float, list[tuple[int, Move]]] | None:
+    """A whole playout in the compiled core (see ``tablier.ai.knowledge``), or None.
+
+    Plays at most ``limit`` plies from ``state``, uniformly or (``weighted``) by
+    :func:`move_prior`, with a generator seeded by ``seed``; returns the reward for
+    Orange (the outcome's score; else, with ``cutoff``, :func:`evaluate` mapped to
+    ``[0, 1]``; else 0.5) and the ``(mover, move)`` pairs played.  None when the
+    compiled core is off: the search then plays the playout itself.
+    """
+    if _playout is None:
+        return None
+    return _playout(state, seed, limit, weighted, cutoff)
+
+
+def features_pure(state: VoloState, player: int) -> tuple[int, int, float]:
+    """:func:`features` in Python (the reference of the compiled core)."""
     grid = state.game.grid
     board = state.game.board
     mine = state.bitboard(player)
@@ -47,17 +88,17 @@ def features(state: VoloState, player: int) -> tuple[int, int, float]:
     return flocks, gaps, share
 
 
-def evaluate(state: VoloState) -> float:
-    """Score in ``[-1, 1]`` for the side to move (see the module docstring)."""
+def evaluate_pure(state: VoloState) -> float:
+    """:func:`evaluate` in Python."""
     p = state.to_move
-    f0, g0, r0 = features(state, p)
-    f1, g1, r1 = features(state, 1 - p)
+    f0, g0, r0 = features_pure(state, p)
+    f1, g1, r1 = features_pure(state, 1 - p)
     x = _W_FLOCKS * (f1 - f0) + _W_GAPS * (g1 - g0) + _W_REGION * (r0 - r1)
     return math.tanh(x)
 
 
-def move_prior(state: VoloState, moves: Sequence[VoloMove]) -> list[float]:
-    """A cheap weight per move: flights first, near placements next, divisions last."""
+def move_prior_pure(state: VoloState, moves: Sequence[VoloMove]) -> list[float]:
+    """:func:`move_prior` in Python."""
     grid = state.game.grid
     mine = state.bitboard(state.to_move)
     near = grid.dilate_raw(grid.dilate_raw(mine))
@@ -65,9 +106,44 @@ def move_prior(state: VoloState, moves: Sequence[VoloMove]) -> list[float]:
     for move in moves:
         src, dst, keep = move[0], move[1], move[2]
         if not dst:
-            out.append(0.05)
+            out.append(_P_PASS)
         elif src:
-            out.append(0.3 if keep >= 0 else 1.0)
+            out.append(_P_FLY_DIVIDE if keep >= 0 else _P_FLY)
         else:
-            out.append(0.6 if dst & near else 0.35)
+            out.append(_P_NEAR if dst & near else _P_FAR)
     return out
+
+
+# -- the compiled core ---------------------------------------------------------------------
+
+_native = rules._native
+
+# The implementations in use: rebound by switch() (tests flip it with tablier.core.native.using).
+_features: Callable[[VoloState, int], tuple[int, int, float]] = features_pure
+_evaluate: Callable[[VoloState], float] = evaluate_pure
+_move_prior: Callable[[VoloState, Sequence[VoloMove]], list[float]] = move_prior_pure
+_playout: Callable[[VoloState, int, int, bool, bool], tuple[float, list[tuple[int, Move]]]] | None
+_playout = None
+
+
+def switch(compiled: bool) -> None:
+    """Use the compiled core (True) or Python (False) for the knowledge from now on."""
+    global _features, _evaluate, _move_prior, _playout
+    if compiled and _native is not None:
+        _features, _evaluate = _native.features, _native.evaluate
+        _move_prior, _playout = _native.move_prior, _native.playout
+    else:
+        _features, _evaluate, _move_prior, _playout = (
+            features_pure,
+            evaluate_pure,
+            move_prior_pure,
+            None,
+        )
+
+
+if _native is not None:
+    _native.set_weights(
+        (_W_FLOCKS, _W_GAPS, _W_REGION), (_P_PASS, _P_FLY, _P_FLY_DIVIDE, _P_NEAR, _P_FAR)
+    )
+    switch(True)
+    register(__name__, switch)

@@ -19,6 +19,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING
 
 from ...core.game import Move, Outcome, State, frozen_state, slot_setters
+from ...core.native import load, register
 from .board import ARCS, VoloBoard
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -218,50 +219,13 @@ class VoloState(State[VoloMove]):
         """Every legal move: placements, flights (one per region choice), pass."""
         moves = self._moves
         if moves is None:
-            moves = () if self._outcome is not None else tuple(generate(self))
+            moves = () if self._outcome is not None else tuple(_generate(self))
             _cache(self, "_moves", moves)
         return list(moves)
 
     def apply_unchecked(self, move: VoloMove) -> VoloState:
         """Return the position after a move taken from :meth:`legal_moves`."""
-        src, dst, keep, board = move
-        p = self._p
-        game = self.game
-        if not dst:
-            passes = self._passes + 1
-            outcome = None
-            if passes >= 2:
-                outcome = game.double_pass_outcome(p)
-            return _make(game, self._b0, self._b1, 1 - p, self._s0, self._s1, passes, outcome)
-        if p:
-            mine, theirs, s_mine, s_theirs = self._b1, self._b0, self._s1, self._s0
-        else:
-            mine, theirs, s_mine, s_theirs = self._b0, self._b1, self._s0, self._s1
-        fill = board.fill
-        if src:
-            mine = (mine & ~src) | dst
-        else:
-            mine |= dst
-            s_mine -= 1
-        outcome = None
-        if src and fill(mine & -mine, mine) == mine:
-            outcome = Outcome(
-                p, "flock", f"{PLAYER_NAMES[p]} gathered all its birds into one flock"
-            )
-        elif keep >= 0:
-            region = fill(1 << keep, board.all & ~mine)
-            kept = theirs & region
-            s_theirs += theirs.bit_count() - kept.bit_count()
-            theirs = kept
-            if fill(theirs & -theirs, theirs) == theirs:
-                outcome = Outcome(
-                    1 - p,
-                    "opponent-flock",
-                    f"{PLAYER_NAMES[p]}'s clearing left {PLAYER_NAMES[1 - p]} as one flock",
-                )
-        if p:
-            return _make(game, theirs, mine, 0, s_theirs, s_mine, 0, outcome)
-        return _make(game, mine, theirs, 1, s_mine, s_theirs, 0, outcome)
+        return _apply(self, move)
 
     def to_text(self) -> str:
         """The position string, e.g. ``volo:board=mini,... 5/6/... o 47 47 0``."""
@@ -297,6 +261,56 @@ def _make(
     _s_moves(s, None)
     _s_hash(s, None)
     return s
+
+
+def apply_move(state: VoloState, move: VoloMove) -> VoloState:
+    """:meth:`VoloState.apply_unchecked` in Python (the reference of the compiled core)."""
+    src, dst, keep, board = move
+    p = state._p
+    game = state.game
+    if not dst:
+        passes = state._passes + 1
+        outcome = None
+        if passes >= 2:
+            outcome = game.double_pass_outcome(p)
+        return _make(game, state._b0, state._b1, 1 - p, state._s0, state._s1, passes, outcome)
+    if p:
+        mine, theirs, s_mine, s_theirs = state._b1, state._b0, state._s1, state._s0
+    else:
+        mine, theirs, s_mine, s_theirs = state._b0, state._b1, state._s0, state._s1
+    fill = board.fill
+    if src:
+        mine = (mine & ~src) | dst
+    else:
+        mine |= dst
+        s_mine -= 1
+    outcome = None
+    if src and fill(mine & -mine, mine) == mine:
+        outcome = flock_outcome(p)
+    elif keep >= 0:
+        region = fill(1 << keep, board.all & ~mine)
+        kept = theirs & region
+        s_theirs += theirs.bit_count() - kept.bit_count()
+        theirs = kept
+        if fill(theirs & -theirs, theirs) == theirs:
+            outcome = clearing_outcome(p)
+    if p:
+        return _make(game, theirs, mine, 0, s_theirs, s_mine, 0, outcome)
+    return _make(game, mine, theirs, 1, s_mine, s_theirs, 0, outcome)
+
+
+def flock_outcome(mover: int) -> Outcome:
+    """The outcome when ``mover``'s flight gathers all its birds into one flock."""
+    return Outcome(mover, "flock", f"{PLAYER_NAMES[mover]} gathered all its birds into one flock")
+
+
+def clearing_outcome(mover: int) -> Outcome:
+    """The outcome when ``mover``'s clearing leaves the opponent as one flock (``mover`` loses)."""
+    return Outcome(
+        1 - mover,
+        "opponent-flock",
+        f"{PLAYER_NAMES[mover]}'s clearing left {PLAYER_NAMES[1 - mover]} as one flock",
+    )
 
 
 def _may_divide(board: VoloBoard, open_before: int, landed: int) -> bool:
@@ -446,3 +460,52 @@ def _add_with_regions(
     for region in regions:
         kept = theirs & region
         moves.append(_new_move(VoloMove, (src, dst, (kept & -kept).bit_length() - 1, board)))
+
+
+# -- the compiled core ---------------------------------------------------------------------
+
+_native = load("tablier.games.volo._native")
+
+# The engine in use: rebound by switch() (tests flip it with tablier.core.native.using).
+_generate: Callable[[VoloState], list[VoloMove]] = generate
+_apply: Callable[[VoloState, VoloMove], VoloState] = apply_move
+
+
+def _native_context(game: Volo) -> object:
+    """The compiled core's tables for ``game`` (built once per game, cached on it by the core)."""
+    assert _native is not None
+    board = game.board
+    return _native.context(
+        board,
+        board.grid.stride,
+        board.shifts,
+        board.all,
+        board.safe_cut,
+        board.neighbours,
+        board.window,
+        ARCS,
+        game.optional_pass,
+        (
+            flock_outcome(0),
+            flock_outcome(1),
+            clearing_outcome(0),
+            clearing_outcome(1),
+            game.double_pass_outcome(0),
+            game.double_pass_outcome(1),
+        ),
+    )
+
+
+def switch(compiled: bool) -> None:
+    """Use the compiled core (True) or the pure-Python engine (False) from now on."""
+    global _generate, _apply
+    if compiled and _native is not None:
+        _generate, _apply = _native.generate, _native.apply
+    else:
+        _generate, _apply = generate, apply_move
+
+
+if _native is not None:
+    _native.setup(VoloState, VoloMove, _native_context)
+    switch(True)
+    register(__name__, switch)
