@@ -38,16 +38,26 @@ voyna everywhere else (the moves that break it come first).
 * :func:`playout_policy`: playouts take a win in one, answer a voyna (or a
   silent threat) with a move that breaks it when one exists, and otherwise
   follow the prior.
+* :func:`playout`: a whole playout in the compiled core (``_native.c``), with
+  the same choices as the search's own playout loop and its own generator;
+  None when the compiled core is off.
+
+When the compiled core is built, :func:`evaluate`, :func:`move_prior` and
+:func:`playout_policy` run in it and give the same numbers and moves as the
+Python below (which stays the reference, and runs when it is switched off).
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from ...core.game import Move
+from ...core.native import register
 from .board import BOARD, EDGES, dilate, fill
 from .rules import PLACE, XoBoMove, XoBoState
+from .rules import _native as _rules_native
 
 __all__ = [
     "PLAYOUT_DEPTH",
@@ -56,6 +66,7 @@ __all__ = [
     "evaluate",
     "move_prior",
     "path_cells",
+    "playout",
     "playout_policy",
     "winning_cells",
 ]
@@ -153,6 +164,8 @@ def _material(state: XoBoState, p: int) -> float:
 
 def evaluate(state: XoBoState) -> float:
     """Score in ``[-1, 1]`` for the side to move (see the module docstring)."""
+    if _evaluate_c is not None:
+        return _evaluate_c(state)
     p = state.turn
     ones, stacks = state.ones, state.stacks
     if winning_cells(state):
@@ -187,6 +200,8 @@ def _after_value(state: XoBoState, after: XoBoState, p: int) -> float:
 
 def move_prior(state: XoBoState, moves: Sequence[XoBoMove]) -> list[float]:
     """A weight per move: wins, then voyna answers and threats, then distance gains."""
+    if _prior_c is not None:
+        return _prior_c(state, moves)
     p = state.turn
     q = 1 - p
     ones, stacks = state.ones, state.stacks
@@ -230,6 +245,11 @@ def move_prior(state: XoBoState, moves: Sequence[XoBoMove]) -> list[float]:
 
 def playout_policy(state: XoBoState, rng: random.Random) -> XoBoMove | None:
     """Take a win in one; answer a voyna or a silent threat with a move that breaks it."""
+    if _answers_c is not None:
+        found = _answers_c(state)
+        if isinstance(found, list):
+            return found[rng.randrange(len(found))]
+        return found
     win = winning_cells(state)
     if win:
         from .rules import place_move
@@ -243,3 +263,44 @@ def playout_policy(state: XoBoState, rng: random.Random) -> XoBoMove | None:
     if answers:
         return answers[rng.randrange(len(answers))]
     return None
+
+
+def playout(
+    state: XoBoState, seed: int, limit: int, weighted: bool, cutoff: bool
+) -> tuple[float, list[tuple[int, Move]]] | None:
+    """A playout from ``state`` in the compiled core: ``(reward for player 0, played)``.
+
+    At most ``limit`` plies, stopping at the end of the game; each move is
+    :func:`playout_policy`'s, else drawn weighted by :func:`move_prior` when
+    ``weighted`` (uniformly if the weights sum to 0 or less), else uniformly,
+    with a generator of its own seeded with ``seed`` (``0 <= seed < 2**64``).
+    The reward is the outcome's score for player 0 if the game ended, else
+    with ``cutoff`` :func:`evaluate` clamped to ``[-1, 1]`` from player 0's
+    side and mapped to ``[0, 1]``, else 0.5.  ``played`` lists ``(mover,
+    move)``.  None when the compiled core is off (play the Python loop).
+    """
+    if _playout_c is None:
+        return None
+    return _playout_c(state, seed, limit, weighted, cutoff)
+
+
+_evaluate_c: Callable[[XoBoState], float] | None = None
+_prior_c: Callable[[XoBoState, Sequence[XoBoMove]], list[float]] | None = None
+_answers_c: Callable[[XoBoState], XoBoMove | list[XoBoMove] | None] | None = None
+_playout_c: Callable[[XoBoState, int, int, bool, bool], tuple[float, list[tuple[int, Move]]]] | None
+_playout_c = None
+
+
+def switch(compiled: bool) -> None:
+    """Compute the knowledge in the compiled core (True) or in the Python above (False)."""
+    global _evaluate_c, _prior_c, _answers_c, _playout_c
+    core = _rules_native if compiled else None
+    _evaluate_c = core.evaluate if core is not None else None
+    _prior_c = core.move_prior if core is not None else None
+    _answers_c = core.policy_answers if core is not None else None
+    _playout_c = core.playout if core is not None else None
+
+
+if _rules_native is not None:
+    switch(True)
+    register(__name__, switch)

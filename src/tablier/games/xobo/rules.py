@@ -19,6 +19,12 @@ A position is a few plain ints:
 Whether the player to move is under *voyna* and whether the game is over
 both follow from those fields (the player who just moved is the other one),
 so they are worked out once, lazily, and cached on the state.
+
+The functions below are the reference engine.  When the compiled core
+(``_native.c``) is built, :func:`switch` points the state's methods at it
+instead (same moves in the same order, same states and outcomes); the pure
+functions stay callable as ``_legal_moves_pure``, ``_apply_pure``,
+``_analyse_pure`` and ``_threat_cells_pure``.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING
 
 from ...core.game import Move, Outcome, State, frozen_state, slot_setters
+from ...core.native import load, register
 from .board import (
     BOARD,
     DIRECTIONS,
@@ -206,7 +213,7 @@ class XoBoState(State[XoBoMove]):
     reserves: tuple[int, int]
     turn: int
     silent: bool = False
-    # (outcome, voyna), worked out on demand by _analyse
+    # (outcome, voyna), worked out on demand by _analyse_pure
     _info: tuple[Outcome | None, bool] | None = field(default=None, init=False)
 
     # -- reading the position -------------------------------------------------------------
@@ -218,7 +225,7 @@ class XoBoState(State[XoBoMove]):
 
     @property
     def outcome(self) -> Outcome | None:
-        """The outcome, worked out after every move (see :func:`_analyse`)."""
+        """The outcome, worked out after every move (see :func:`_analyse_pure`)."""
         info = self._info
         if info is None:
             info = _analyse(self)
@@ -311,77 +318,11 @@ class XoBoState(State[XoBoMove]):
 
     def legal_moves(self) -> list[XoBoMove]:
         """Placements (row by row from a1), then stackings, then distributions."""
-        info = self._info
-        if info is None:
-            info = _analyse(self)
-        if info[0] is not None:
-            return []
-        out: list[XoBoMove] = []
-        ones = self.ones
-        stacks = self.stacks
-        if self.common or self.reserves[self.turn]:
-            empty = BOARD & ~(ones | stacks)
-            for r in range(SIZE):
-                bits = empty >> ROW_SHIFT[r] & 511
-                if bits:
-                    out.extend(_ROW_PLACES[r][bits])
-        if info[1]:
-            _gen_stacks(ones, self.game.stack_three, out)
-        if stacks:
-            _gen_distributions(ones, stacks, self.heights, out)
-        return out
+        return _legal_moves(self)
 
     def apply_unchecked(self, move: XoBoMove) -> XoBoState:
         """The state after ``move`` (a move from :meth:`legal_moves`)."""
-        kind, a, b, extra, length = move
-        turn = self.turn
-        # A private fast constructor: object.__new__ and the slots' own setters.
-        s: XoBoState = _new_state(XoBoState)
-        game = self.game
-        _s_game(s, game)
-        _s_turn(s, 1 - turn)
-        _s_info(s, None)
-        _s_silent(s, False)
-        if kind == PLACE:
-            _s_ones(s, self.ones | 1 << a)
-            _s_stacks(s, self.stacks)
-            _s_heights(s, self.heights)
-            if self.common:
-                _s_common(s, self.common - 1)
-                _s_reserves(s, self.reserves)
-            else:
-                _s_common(s, 0)
-                res = self.reserves
-                _s_reserves(s, (res[0] - 1, res[1]) if turn == 0 else (res[0], res[1] - 1))
-            return s
-        _s_common(s, self.common)
-        if kind == STACK:
-            _s_ones(s, self.ones & ~extra)
-            _s_stacks(s, self.stacks | 1 << b)
-            _s_heights(s, self.heights | length << (b << 2))
-            _s_reserves(s, self.reserves)
-            if game.voyna_placement:
-                _s_silent(s, _threatens(s.ones, s.stacks, s.common, s.reserves, turn))
-            return s
-        ones, stacks, heights = self.ones, self.stacks, self.heights
-        h = heights >> (a << 2) & 15
-        ray = RAY_MASK[a][extra][h]
-        captured = ray & ones
-        grown = ray & stacks
-        while grown:
-            low = grown & -grown
-            heights += 1 << ((low.bit_length() - 1) << 2)
-            grown ^= low
-        heights &= ~(15 << (a << 2))
-        _s_ones(s, (ones & ~captured) | (ray & ~ones & ~stacks))
-        _s_stacks(s, stacks & ~(1 << a))
-        _s_heights(s, heights)
-        gain = 2 * captured.bit_count()
-        res = self.reserves
-        _s_reserves(s, (res[0] + gain, res[1]) if turn == 0 else (res[0], res[1] + gain))
-        if game.voyna_placement:
-            _s_silent(s, _threatens(s.ones, s.stacks, s.common, s.reserves, turn))
-        return s
+        return _apply(self, move)
 
     def to_text(self) -> str:
         """The position string (game spec, board, side to move, reserves, voyna flag)."""
@@ -411,6 +352,85 @@ _new_state = object.__new__
     "silent",
     "_info",
 )
+
+# -- the pure engine ---------------------------------------------------------------------------
+
+
+def _legal_moves_pure(state: XoBoState) -> list[XoBoMove]:
+    """Placements (row by row from a1), then stackings, then distributions."""
+    info = state._info
+    if info is None:
+        info = _analyse_pure(state)
+    if info[0] is not None:
+        return []
+    out: list[XoBoMove] = []
+    ones = state.ones
+    stacks = state.stacks
+    if state.common or state.reserves[state.turn]:
+        empty = BOARD & ~(ones | stacks)
+        for r in range(SIZE):
+            bits = empty >> ROW_SHIFT[r] & 511
+            if bits:
+                out.extend(_ROW_PLACES[r][bits])
+    if info[1]:
+        _gen_stacks(ones, state.game.stack_three, out)
+    if stacks:
+        _gen_distributions(ones, stacks, state.heights, out)
+    return out
+
+
+def _apply_pure(state: XoBoState, move: XoBoMove) -> XoBoState:
+    """The state after ``move`` (a move from :meth:`legal_moves`)."""
+    kind, a, b, extra, length = move
+    turn = state.turn
+    # A private fast constructor: object.__new__ and the slots' own setters.
+    s: XoBoState = _new_state(XoBoState)
+    game = state.game
+    _s_game(s, game)
+    _s_turn(s, 1 - turn)
+    _s_info(s, None)
+    _s_silent(s, False)
+    if kind == PLACE:
+        _s_ones(s, state.ones | 1 << a)
+        _s_stacks(s, state.stacks)
+        _s_heights(s, state.heights)
+        if state.common:
+            _s_common(s, state.common - 1)
+            _s_reserves(s, state.reserves)
+        else:
+            _s_common(s, 0)
+            res = state.reserves
+            _s_reserves(s, (res[0] - 1, res[1]) if turn == 0 else (res[0], res[1] - 1))
+        return s
+    _s_common(s, state.common)
+    if kind == STACK:
+        _s_ones(s, state.ones & ~extra)
+        _s_stacks(s, state.stacks | 1 << b)
+        _s_heights(s, state.heights | length << (b << 2))
+        _s_reserves(s, state.reserves)
+        if game.voyna_placement:
+            _s_silent(s, _threatens_pure(s.ones, s.stacks, s.common, s.reserves, turn))
+        return s
+    ones, stacks, heights = state.ones, state.stacks, state.heights
+    h = heights >> (a << 2) & 15
+    ray = RAY_MASK[a][extra][h]
+    captured = ray & ones
+    grown = ray & stacks
+    while grown:
+        low = grown & -grown
+        heights += 1 << ((low.bit_length() - 1) << 2)
+        grown ^= low
+    heights &= ~(15 << (a << 2))
+    _s_ones(s, (ones & ~captured) | (ray & ~ones & ~stacks))
+    _s_stacks(s, stacks & ~(1 << a))
+    _s_heights(s, heights)
+    gain = 2 * captured.bit_count()
+    res = state.reserves
+    _s_reserves(s, (res[0] + gain, res[1]) if turn == 0 else (res[0], res[1] + gain))
+    if game.voyna_placement:
+        _s_silent(s, _threatens_pure(s.ones, s.stacks, s.common, s.reserves, turn))
+    return s
+
 
 # -- generation helpers ---------------------------------------------------------------------
 
@@ -465,7 +485,7 @@ def _gen_distributions(ones: int, stacks: int, heights: int, out: list[XoBoMove]
                     out.append(_DIST[(i, d)])
 
 
-def _threat_cells(ones: int, stacks: int, player: int) -> int:
+def _threat_cells_pure(ones: int, stacks: int, player: int) -> int:
     """Empty cells where one more cube joins ``player``'s edges and not the other's."""
     a, b = EDGES[player]
     fa = fill(ones & a, ones)
@@ -480,12 +500,14 @@ def _threat_cells(ones: int, stacks: int, player: int) -> int:
     return cand
 
 
-def _threatens(ones: int, stacks: int, common: int, reserves: tuple[int, int], player: int) -> bool:
+def _threatens_pure(
+    ones: int, stacks: int, common: int, reserves: tuple[int, int], player: int
+) -> bool:
     """True when ``player`` has a cube to place and a cell where it would win (see voyna)."""
-    return bool((common or reserves[player]) and _threat_cells(ones, stacks, player))
+    return bool((common or reserves[player]) and _threat_cells_pure(ones, stacks, player))
 
 
-def _analyse(state: XoBoState) -> tuple[Outcome | None, bool]:
+def _analyse_pure(state: XoBoState) -> tuple[Outcome | None, bool]:
     """Work out (outcome, voyna) for ``state`` and cache it on the state.
 
     The player who just moved is ``1 - state.turn``.  In order: if the
@@ -552,3 +574,67 @@ def _analyse(state: XoBoState) -> tuple[Outcome | None, bool]:
     info = (outcome, voyna and outcome is None)
     _s_info(state, info)
     return info
+
+
+# -- the engine in use: the compiled core when built, else the functions above ------------------
+
+
+def _endings(t: int) -> tuple[Outcome, ...]:
+    """The endings reported with player ``t`` to move, in the compiled core's order."""
+    m, n = 1 - t, PLAYER_NAMES
+    return (
+        Outcome(t, "blocus", f"{n[m]} joined {n[t]}'s edges: {n[t]} wins (blocus rule)"),
+        Outcome(m, "connection", f"{n[m]} connected their edges"),
+        Outcome(m, "exhaustion", f"{n[t]} has no cube left to place"),
+        Outcome(t, "exhaustion", f"{n[m]} has no cube left to place"),
+        Outcome(m, "exhaustion", f"{n[t]} cannot play: no cube, no stack to use"),
+    )
+
+
+#: Every ending the compiled core can report, per reason and player to move: the same
+#: outcomes as :func:`_analyse_pure` (blocus, connection, the three exhaustions).
+_OUTCOMES = tuple(zip(_endings(0), _endings(1), strict=True))
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import _native as _native
+else:
+    _native = load("tablier.games.xobo._native")
+if _native is not None:
+    _native.init_board(
+        XoBoState,
+        XoBoMove,
+        BOARD,
+        EDGES,
+        GRID.stride,
+        LINE_SHIFTS,
+        ROOM,
+        RAY_MASK,
+        [*_PLACE.values(), *_STACK_ANY.values(), *_DIST.values()],
+        list(_STACK.values()),
+        _OUTCOMES,
+    )
+
+_legal_moves = _legal_moves_pure
+_apply = _apply_pure
+_analyse = _analyse_pure
+_threat_cells = _threat_cells_pure
+
+
+def switch(compiled: bool) -> None:
+    """Run the states on the compiled core (True) or on the pure functions above (False)."""
+    global _legal_moves, _apply, _analyse, _threat_cells
+    if compiled and _native is not None:
+        _legal_moves = _native.legal_moves
+        _apply = _native.apply
+        _analyse = _native.analyse
+        _threat_cells = _native.threat_cells
+    else:
+        _legal_moves = _legal_moves_pure
+        _apply = _apply_pure
+        _analyse = _analyse_pure
+        _threat_cells = _threat_cells_pure
+
+
+if _native is not None:
+    switch(True)
+    register(__name__, switch)

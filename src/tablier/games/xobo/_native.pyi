@@ -1,0 +1,33 @@
+"""XoBo's compiled core (``_native.c``): the rules of ``rules.py`` and the hot knowledge of
+``ai.py``.  Every function raises TypeError or ValueError on arguments of the wrong kind."""
+
+from collections.abc import Sequence
+
+from ...core.game import Move, Outcome
+from .rules import XoBoMove, XoBoState
+
+PORTED: int
+
+def init_board(
+    state_cls: type[XoBoState],
+    move_cls: type[XoBoMove],
+    board: int,
+    edges: tuple[tuple[int, int], tuple[int, int]],
+    stride: int,
+    line_shifts: tuple[int, int, int, int],
+    room: list[int],
+    ray_mask: list[tuple[tuple[int, ...], ...]],
+    moves: Sequence[XoBoMove],
+    stack_ok: Sequence[XoBoMove],
+    outcomes: tuple[tuple[Outcome, Outcome], ...],
+) -> None: ...
+def analyse(state: XoBoState) -> tuple[Outcome | None, bool]: ...
+def legal_moves(state: XoBoState) -> list[XoBoMove]: ...
+def apply(state: XoBoState, move: XoBoMove) -> XoBoState: ...
+def threat_cells(ones: int, stacks: int, player: int) -> int: ...
+def evaluate(state: XoBoState) -> float: ...
+def move_prior(state: XoBoState, moves: Sequence[XoBoMove]) -> list[float]: ...
+def policy_answers(state: XoBoState) -> XoBoMove | list[XoBoMove] | None: ...
+def playout(
+    state: XoBoState, seed: int, limit: int, weighted: bool, cutoff: bool, policy: bool = ...
+) -> tuple[float, list[tuple[int, Move]]]: ...
