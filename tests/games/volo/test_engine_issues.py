@@ -18,6 +18,9 @@ from tablier.core.errors import IllegalMoveError, InvalidMoveError
 
 from .test_rules import BLUE_ABC, WALLS, build, refused, volo
 
+# Every test here runs on the compiled core and on the pure engine (conftest.py).
+pytestmark = pytest.mark.usefixtures("engine")
+
 
 def test_pass_with_region_suffix_is_refused():
     state = volo(supply=3).initial_state()

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tablier.games
 
 from . import reference as R
+
+# Every test here runs on the compiled core and on the pure engine (conftest.py).
+pytestmark = pytest.mark.usefixtures("engine")
 
 OPTION_SETS = [
     {"board": "standard"},

@@ -18,6 +18,9 @@ import tablier.games
 
 from . import reference as R
 
+# Every test here runs on the compiled core and on the pure engine (conftest.py).
+pytestmark = pytest.mark.usefixtures("engine")
+
 CONFIGS = [(board, edition) for board in ("standard", "mini") for edition in ("current", "2010")]
 # positions sampled from random games, per configuration: (setup, supply option, count)
 PLAYED = (("nests", None, 80), ("centre", None, 60), ("nests", 12, 40), ("centre", 12, 40))

@@ -19,6 +19,9 @@ from tablier.core.errors import (
 
 from .test_reference import compare
 
+# Every test here runs on the compiled core and on the pure engine (conftest.py).
+pytestmark = pytest.mark.usefixtures("engine")
+
 
 def volo(**options):
     return tablier.games.get("volo", **options)
