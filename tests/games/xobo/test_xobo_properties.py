@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +12,9 @@ import tablier.games
 from tablier.games import get
 
 from .helpers import random_position
+
+# Every test here runs on the compiled core and on the pure engine (conftest.py).
+pytestmark = pytest.mark.usefixtures("engine")
 
 OPTIONS = st.sampled_from(get("xobo").example_options())
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

@@ -21,6 +21,9 @@ from tablier.games.xobo.board import GRID
 from . import reference as ref
 from .helpers import OPTION_IDS, OPTION_SETS, random_plays, random_position
 
+# Every test here runs on the compiled core and on the pure engine (conftest.py).
+pytestmark = pytest.mark.usefixtures("engine")
+
 
 def as_ref(state: XoBoState, placed: bool) -> tuple:
     grid = tuple(tuple(state.height_of(GRID.index(c, r)) for r in range(9)) for c in range(9))

@@ -9,6 +9,9 @@ from tablier.games import get
 
 from .helpers import build, cell, texts
 
+# Every test here runs on the compiled core and on the pure engine (conftest.py).
+pytestmark = pytest.mark.usefixtures("engine")
+
 NS, EW = 0, 1
 
 # East-West threatens on rows 7 and 3 (a double attack); North-South to move.
