@@ -5,10 +5,14 @@ from __future__ import annotations
 import heapq
 import random
 
+import pytest
+
 from tablier.games.voldetour import ai as vold_ai
 from tablier.games.voldetour.rules import VState
 
 from .helpers import built_position, game, play
+
+pytestmark = pytest.mark.usefixtures("engine")
 
 STEP, LEVEL, SLOPE = vold_ai.STEP, vold_ai.LEVEL, vold_ai.SLOPE
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,8 @@ from tablier.games.voldetour.rules import Board
 
 from .helpers import built_position, eager_move, game
 from .reference import floating_or_too_high
+
+pytestmark = pytest.mark.usefixtures("engine")
 
 GAMES = [game(), game(pieces="mini"), game(repetition=True, max_turns=60)]
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,6 +7,8 @@ import pytest
 from .helpers import game, random_positions
 from .reference import floating_or_too_high, reference_moves
 
+pytestmark = pytest.mark.usefixtures("engine")
+
 # (options, positions, seed): 150 + 150 = 300 positions (>= 200 asked)
 CASES = [({}, 150, 11), ({"pieces": "mini"}, 150, 12)]
 

@@ -13,6 +13,8 @@ from tablier.core.errors import GameOverError, IllegalMoveError, InvalidPosition
 from .helpers import game, play
 from .reference import reference_moves
 
+pytestmark = pytest.mark.usefixtures("engine")
+
 G = game()
 MINI = game(pieces="mini")
 

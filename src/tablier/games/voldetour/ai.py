@@ -34,11 +34,13 @@ so as its third turn approaches.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ...core.geometry import BitGrid, bits
+from ...core.native import register
+from . import rules
 from .pieceset import PieceSet
-from .rules import VMove, VState
+from .rules import VMove, VState, native_tables
 
 __all__ = [
     "BLOCKED",
@@ -50,6 +52,7 @@ __all__ = [
     "lord_distance",
     "move_prior",
     "path_distance",
+    "playout",
 ]
 
 #: Decisions of a cut-off playout before :func:`evaluate` scores it (a turn is several).
@@ -81,6 +84,12 @@ def lord_distance(state: VState, player: int) -> int:
 
 
 def path_distance(state: VState, player: int) -> int:
+    """The cost of ``player``'s Lord's cheapest 3D path to the enemy tower (see
+    :func:`_path_distance_pure`; computed by the compiled core when it plays)."""
+    return _path_distance(state, player)
+
+
+def _path_distance_pure(state: VState, player: int) -> int:
     """The cost of ``player``'s Lord's cheapest 3D path to the enemy tower.
 
     See the module docstring: ``STEP`` per step over built paths (slopes
@@ -180,6 +189,11 @@ def _stuck(state: VState, player: int) -> float:
 
 def evaluate(state: VState) -> float:
     """Score in ``[-1, 1]`` for the side to move (see the module docstring)."""
+    return _evaluate(state)
+
+
+def _evaluate_pure(state: VState) -> float:
+    """:func:`evaluate` in Python (the reference of the compiled core)."""
     p = state.to_move
     race = min(_CAP, path_distance(state, 1 - p)) - min(_CAP, path_distance(state, p))
     stuck = _stuck(state, 1 - p) - _stuck(state, p)
@@ -189,6 +203,12 @@ def evaluate(state: VState) -> float:
 
 
 def move_prior(state: VState, moves: Sequence[VMove]) -> list[float]:
+    """Leaving the tower, approaching the enemy tower, and "leapfrogging" at the top
+    (see :func:`_move_prior_pure`; computed by the compiled core when it plays)."""
+    return _move_prior(state, moves)
+
+
+def _move_prior_pure(state: VState, moves: Sequence[VMove]) -> list[float]:
     """Leaving the tower, approaching the enemy tower, and "leapfrogging" at the top.
 
     A Lord at the tower's height walks on pillars as tall as the tower, which
@@ -260,3 +280,75 @@ def _tall_kinds(ps: PieceSet) -> frozenset[int]:
             k for k, kind in enumerate(ps.blocks) if max(kind.size) >= ps.tower_height
         )
     return got
+
+
+# -- the compiled core ----------------------------------------------------------------
+
+
+def _path_distance_native(state: VState, player: int) -> int:
+    tables = native_tables(state.game.pieceset)
+    if tables is None:
+        return _path_distance_pure(state, player)
+    distance: int = rules._native.path_distance(tables, state, player)
+    return distance
+
+
+def _evaluate_native(state: VState) -> float:
+    tables = native_tables(state.game.pieceset)
+    if tables is None:
+        return _evaluate_pure(state)
+    value: float = rules._native.evaluate(tables, state)
+    return value
+
+
+def _move_prior_native(state: VState, moves: Sequence[VMove]) -> list[float]:
+    tables = native_tables(state.game.pieceset)
+    if tables is None:
+        return _move_prior_pure(state, moves)
+    weights: list[float] = rules._native.move_prior(tables, state, moves)
+    return weights
+
+
+def playout(
+    state: VState, seed: int, limit: int, weighted: bool, cutoff: bool
+) -> tuple[float, list[tuple[int, VMove]]] | None:
+    """A playout from ``state`` played by the compiled core, or None when it is off.
+
+    At most ``limit`` decisions, stopping at the end of the game; each decision
+    drawn uniformly, or weighted by :func:`move_prior` when ``weighted``, from
+    the compiled core's own generator seeded with ``seed`` (``0 <= seed <
+    2**64``; the same seed gives the same playout).  Returns the reward for
+    Black (the outcome's score; else, with ``cutoff``, ``(v + 1) / 2`` with
+    ``v`` the evaluation from Black's side; else 0.5) and the decisions played
+    as ``(mover, move)``, as the MCTS's own playout does.
+    """
+    if not _on:
+        return None
+    game = state.game
+    tables = native_tables(game.pieceset)
+    if tables is None:
+        return None
+    result: tuple[float, list[tuple[int, VMove]]] = rules._native.playout(
+        tables, state, seed, limit, weighted, cutoff, game.repetition, game.max_turns or 0
+    )
+    return result
+
+
+_on = False
+_path_distance: Callable[[VState, int], int] = _path_distance_pure
+_evaluate: Callable[[VState], float] = _evaluate_pure
+_move_prior: Callable[[VState, Sequence[VMove]], list[float]] = _move_prior_pure
+
+
+def switch(compiled: bool) -> None:
+    """Use the compiled core (True, when it is loaded) or the pure Python (False)."""
+    global _on, _path_distance, _evaluate, _move_prior
+    _on = compiled and rules._native is not None
+    _path_distance = _path_distance_native if _on else _path_distance_pure
+    _evaluate = _evaluate_native if _on else _evaluate_pure
+    _move_prior = _move_prior_native if _on else _move_prior_pure
+
+
+if rules._native is not None:
+    register(__name__, switch)
+    switch(True)

@@ -30,16 +30,24 @@ A turn is a sequence of decisions by the same player (see ``docs/rules/voldetour
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from ...core.game import Move, Outcome, State, frozen_state, slot_setters
+from ...core.native import load, register
 from .pieceset import DIR_NAMES, Orientation, PieceSet, load_set
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Voldetour
 
-__all__ = ["PLAYER_NAMES", "Board", "VMove", "VState", "move_class"]
+__all__ = ["PLAYER_NAMES", "Board", "VMove", "VState", "move_class", "native_tables", "switch"]
+
+#: The compiled core (``_native.c``), or None: the pure-Python engine below plays.
+if TYPE_CHECKING:  # pragma: no cover
+    from . import _native as _native
+else:
+    _native = load("tablier.games.voldetour._native")
 
 PLAYER_NAMES = ("Black", "White")
 
@@ -409,7 +417,7 @@ class VState(State[VMove]):
         """Win on the enemy tower, loss by staying, or a draw (passes, repetition, limit)."""
         outcome = self._outcome
         if outcome is _UNSET:
-            outcome = self._compute_outcome()
+            outcome = _outcome(self)
             _s_outcome(self, outcome)
         return outcome
 
@@ -458,7 +466,7 @@ class VState(State[VMove]):
         """Every legal decision, in a fixed order; empty once the game is over."""
         moves = self._moves
         if moves is None:
-            moves = [] if self.outcome is not None else self._generate()
+            moves = [] if self.outcome is not None else _generate(self)
             _s_moves(self, moves)
         return list(moves)
 
@@ -723,7 +731,11 @@ class VState(State[VMove]):
     # -- applying -----------------------------------------------------------------------
 
     def apply_unchecked(self, move: VMove) -> VState:
-        """The state after ``move`` (which must come from :meth:`legal_moves`).
+        """The state after ``move`` (which must come from :meth:`legal_moves`)."""
+        return _apply(self, move)
+
+    def _apply_pure(self, move: VMove) -> VState:
+        """:meth:`apply_unchecked` in Python (the reference of the compiled core).
 
         When this state's board is known, the next one's is updated from it
         (one piece added or removed, or a Lord moved) instead of rebuilt.
@@ -902,3 +914,116 @@ def _make(
     _s_outcome(s, _UNSET)
     _s_hash(s, None)
     return s
+
+
+# -- the compiled core ----------------------------------------------------------------
+
+_NO_TABLES: Any = object()
+_TABLES: dict[int, Any] = {}
+
+
+def native_tables(ps: PieceSet) -> Any:
+    """The compiled core's tables of piece set ``ps`` (made once), or None.
+
+    None when the compiled core is not loaded, or cannot hold the set (a board
+    with squares beyond bit 127, more than 32 block kinds...): the pure engine
+    then plays that set.
+    """
+    got = _TABLES.get(id(ps), _NO_TABLES)
+    if got is _NO_TABLES:
+        got = None
+        if _native is not None:
+            table_b, table_s = put_tables(ps)
+            mk = move_class(ps)
+            kinds = [
+                (
+                    kind.orientations[0].oid,
+                    len(kind.orientations),
+                    int(max(kind.size) >= ps.tower_height),
+                )
+                for kind in ps.blocks
+            ]
+            orients = [(o.kind, o.dz, o.base, o.offsets, o.anchors) for o in ps.orientations]
+            got = _native.init(
+                VState, _UNSET, mk, ps.grid.stride, ps.grid.board, ps.towers,
+                ps.tower_height, ps.stairs, kinds, orients, table_b, table_s,
+                [mk(("T", "B", k)) for k in range(len(ps.blocks))],
+                mk(("T", "S", None)), mk(("E",)), mk(("X",)),
+            )  # fmt: skip
+        _TABLES[id(ps)] = got
+    return got
+
+
+def _generate_native(state: VState) -> list[VMove]:
+    tables = native_tables(state.game.pieceset)
+    if tables is None:
+        return state._generate()
+    moves: list[VMove] = _native.generate(tables, state)
+    return moves
+
+
+def _apply_native(state: VState, move: VMove) -> VState:
+    game = state.game
+    tables = native_tables(game.pieceset)
+    if tables is None:
+        return state._apply_pure(move)
+    new: VState = _native.apply(tables, state, move, game.repetition)
+    return new
+
+
+def _outcome_native(state: VState) -> Outcome | None:
+    game = state.game
+    tables = native_tables(game.pieceset)
+    if tables is None:
+        return state._compute_outcome()
+    code = _native.outcome(tables, state, game.max_turns or 0)
+    return None if code == 0 else _OUTCOMES[code](game)
+
+
+def _tower(p: int) -> Any:
+    return lambda game: Outcome(p, "tower", f"{PLAYER_NAMES[p]}'s Lord reached the enemy tower")
+
+
+def _stayed(p: int) -> Any:
+    return lambda game: Outcome(
+        1 - p,
+        "stayed",
+        f"{PLAYER_NAMES[p]}'s Lord did not leave its tower by the end of its third turn",
+    )
+
+
+#: The outcomes by the compiled core's codes (as :meth:`VState._compute_outcome` words them).
+_OUTCOMES: dict[int, Any] = {
+    1: _tower(0),
+    2: _tower(1),
+    3: _stayed(0),
+    4: _stayed(1),
+    5: lambda game: Outcome(None, "no-action", "neither player could act: draw"),
+    6: lambda game: Outcome(None, "repetition", "the same position came three times: draw"),
+    7: lambda game: Outcome(
+        None, "move-limit", f"the limit of {game.max_turns} turns was reached: draw"
+    ),
+}
+
+_generate: Callable[[VState], list[VMove]] = VState._generate
+_apply: Callable[[VState, VMove], VState] = VState._apply_pure
+_outcome: Callable[[VState], Outcome | None] = VState._compute_outcome
+
+
+def switch(compiled: bool) -> None:
+    """Use the compiled core (True, when it is loaded) or the pure-Python engine (False)."""
+    global _generate, _apply, _outcome
+    on = compiled and _native is not None
+    _generate = _generate_native if on else VState._generate
+    _apply = _apply_native if on else VState._apply_pure
+    _outcome = _outcome_native if on else VState._compute_outcome
+
+
+def native_on() -> bool:
+    """True while the compiled core plays (see :func:`switch`)."""
+    return _generate is _generate_native
+
+
+if _native is not None:
+    register(__name__, switch)
+    switch(True)

@@ -1,0 +1,235 @@
+"""The compiled core (``_native.c``) against the pure-Python engine, its reference.
+
+On ``TABLIER_DIFF_POSITIONS`` positions (default 10,000) per option set of
+``Voldetour.example_options()``: the legal decisions (same order), the outcome,
+the successor states (every decision on a share of the positions, the one
+played on the others), equality and hashes across engines, the move priors,
+evaluations and path distances; then the playout hook, and bad input.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from tablier.core.native import using
+from tablier.games.voldetour import ai, rules
+from tablier.games.voldetour.rules import VState, native_tables
+
+from .helpers import built_position, eager_move, game
+
+pytestmark = pytest.mark.skipif(
+    rules._native is None and os.environ.get("TABLIER_REQUIRE_NATIVE") != "1",
+    reason="the compiled core is not built",
+)
+
+POSITIONS = int(os.environ.get("TABLIER_DIFF_POSITIONS", "10000"))
+OPTIONS = game().example_options()
+
+
+def fresh(state: VState) -> VState:
+    """A copy of ``state`` without its cached board, moves and outcome."""
+    return VState(
+        state.game,
+        state.blocks,
+        state.stairs,
+        state.lords,
+        state.turn,
+        state.done,
+        state.hand,
+        state.passes,
+        state.history,
+    )
+
+
+def _pick(state: VState, moves: list, rng: random.Random, style: int):
+    """The next decision of a walk: uniform, prior-weighted or eager."""
+    if style == 0:
+        return rng.choice(moves)
+    if style == 1:
+        return rng.choices(moves, weights=ai._move_prior_pure(state, moves))[0]
+    return eager_move(state, rng)
+
+
+def positions(g, count: int, seed: int):
+    """``count`` positions: walks from the start and from built (parsed back) positions.
+
+    Walks play uniformly, weighted by the move prior, or eagerly (building and
+    walking); terminal positions are kept.  A built position goes through its
+    text and is read back (parsed positions).
+    """
+    rng = random.Random(seed)
+    while count > 0:
+        kind = rng.randrange(4)
+        if kind == 0:
+            state = g.initial_state()
+        else:
+            with using(False):
+                state = built_position(g, rng)
+            state = g.parse_position(state.to_text())
+        style = rng.randrange(3)
+        for _ in range(rng.randrange(20, 200)):
+            yield state
+            count -= 1
+            if count <= 0:
+                return
+            moves = fresh(state)._generate() if state._compute_outcome() is None else []
+            if not moves:
+                break
+            state = fresh(state)._apply_pure(_pick(state, moves, rng, style))
+
+
+def _check(state: VState, rng: random.Random, every: bool) -> None:
+    tables = native_tables(state.game.pieceset)
+    native = rules._native
+    pure_outcome = fresh(state)._compute_outcome()
+    assert rules._outcome_native(fresh(state)) == pure_outcome, state.to_text()
+    if pure_outcome is not None:
+        with using(True):
+            assert fresh(state).legal_moves() == []
+        return
+    expected = fresh(state)._generate()
+    got = native.generate(tables, fresh(state))
+    assert got == expected, state.to_text()
+    assert [type(m) for m in got] == [type(m) for m in expected]
+    with using(True):
+        assert fresh(state).legal_moves() == expected
+    chosen = expected if every else [rng.choice(expected)]
+    for move in chosen:
+        pure = fresh(state)._apply_pure(move)
+        comp = native.apply(tables, fresh(state), move, state.game.repetition)
+        assert comp == pure and pure == comp, (state.to_text(), str(move))
+        assert hash(comp) == hash(pure)
+        assert comp.body() == pure.body()
+        assert comp.history == pure.history
+    priors = ai._move_prior_native(fresh(state), expected)
+    assert priors == pytest.approx(ai._move_prior_pure(fresh(state), expected), abs=1e-9)
+    if rng.random() < 0.3:
+        assert ai._evaluate_native(fresh(state)) == pytest.approx(
+            ai._evaluate_pure(fresh(state)), abs=1e-9
+        ), state.to_text()
+        for p in (0, 1):
+            assert ai._path_distance_native(fresh(state), p) == ai._path_distance_pure(
+                fresh(state), p
+            )
+        assert native.repetition_key(tables, state) == state.repetition_key()
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=[str(o) for o in OPTIONS])
+def test_compiled_core_matches_the_pure_engine(options):
+    g = game(**options)
+    assert native_tables(g.pieceset) is not None
+    rng = random.Random(7)
+    seen = {"hand-B": 0, "hand-S": 0, "over": 0, "lord": 0, "nested": 0}
+    for n, state in enumerate(positions(g, POSITIONS, 2026)):
+        _check(state, rng, every=n % 10 == 0)
+        if state.hand is not None:
+            seen["hand-" + state.hand[0]] += 1
+        if state.outcome is not None:
+            seen["over"] += 1
+        if any(st[3] for side in state.stairs for st in side):
+            seen["nested"] += 1
+        if state.lords != state.game.pieceset.towers:
+            seen["lord"] += 1
+    # the sample is diverse: every kind of position came up
+    assert all(seen.values()), seen
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=[str(o) for o in OPTIONS])
+def test_playout_hook_replays_legally(options):
+    g = game(**options)
+    rng = random.Random(3)
+    starts = [g.initial_state(), *(built_position(g, rng) for _ in range(8))]
+    for j, start in enumerate(starts * 3):
+        weighted, cutoff = j % 2 == 0, j % 3 != 0
+        limit = 8 if j % 4 else 400
+        got = ai.playout(start, 1000 + j, limit, weighted, cutoff)
+        assert got is not None
+        assert got == ai.playout(start, 1000 + j, limit, weighted, cutoff)  # deterministic
+        reward, played = got
+        state = start
+        with using(False):
+            for mover, move in played:
+                assert state.outcome is None
+                assert mover == state.to_move
+                assert move in state.legal_moves()
+                state = state.apply_unchecked(move)
+            assert len(played) <= limit
+            outcome = state.outcome
+            if outcome is not None:
+                assert reward == outcome.score(0)
+            else:
+                assert len(played) == limit
+                if cutoff:
+                    v = ai.evaluate(state)
+                    v = v if state.to_move == 0 else -v
+                    assert reward == pytest.approx((v + 1) / 2, abs=1e-9)
+                else:
+                    assert reward == 0.5
+    with using(False):
+        assert ai.playout(g.initial_state(), 1, 10, True, True) is None
+
+
+def test_bad_input_raises_instead_of_crashing():
+    g = game()
+    state = g.initial_state()
+    tables = native_tables(g.pieceset)
+    native = rules._native
+    with pytest.raises(TypeError):
+        native.generate(None, state)
+    with pytest.raises(TypeError):
+        native.generate(tables, "state")
+    with pytest.raises(TypeError):
+        native.apply(tables, state, 3, False)
+    for key in [("Q",), ("T", "B", 99), ("P", "B", 0, 0, 0, 0), ("L", ()), ("E", 1), ("T",)]:
+        with pytest.raises(ValueError):
+            native.apply(tables, state, key, False)
+    put = ("P", "S", state.game.pieceset.towers[0], 0, 0, 0)
+    with pytest.raises(ValueError):  # nothing in hand
+        native.apply(tables, state, put, False)
+    bad_states = [
+        VState(g, (None,), ((), ()), state.lords, 1),
+        VState(g, state.blocks, ((), ()), (0, 1), 1),
+        VState(g, state.blocks, (((999, 0, 0, 0),), ()), state.lords, 1),
+        VState(g, state.blocks, ((), ()), state.lords, 0),
+        VState(g, state.blocks, ((), ()), state.lords, 1, hand=("Z", 1)),
+        VState(g, state.blocks, ((), ()), state.lords, 1, history=(-1,)),
+        VState(g, ((0, 0, 0), *state.blocks[1:]), ((), ()), state.lords, 1),
+    ]
+    for bad in bad_states:
+        with pytest.raises((TypeError, ValueError)):
+            native.generate(tables, bad)
+            native.outcome(tables, bad, 0)
+    with pytest.raises(ValueError):
+        native.playout(tables, state, -1, 10, True, True, False, 0)
+    with pytest.raises(TypeError):
+        native.move_prior(tables, state, [1, 2])
+    with pytest.raises(ValueError):
+        native.path_distance(tables, state, 2)
+
+
+def test_repetition_tower_and_pass_outcomes_agree():
+    rng = random.Random(1)
+    g = game(repetition=True, max_turns=200)
+    state = g.position(lords=("e5", "f6"), turn=9)
+    for text in ("Le6", "Lf7", "Le5", "Lf6") * 3:
+        _check(state, rng, every=True)
+        if state.outcome is not None:
+            break
+        state = state.apply(g.parse_move(state, text))
+    _check(state, rng, every=True)
+    assert state.outcome is not None and state.outcome.reason == "repetition"
+    assert rules._outcome_native(fresh(state)) == state._compute_outcome()
+    g = game()
+    state = g.position(black=["B113@i8:1x1x3"], lords=("i8", "e5"), turn=9)
+    _check(state, rng, every=True)
+    state = state.apply(g.parse_move(state, "Li9"))
+    _check(state, rng, every=True)
+    assert state.outcome is not None and state.outcome.reason == "tower"
+    lords = g.position(lords=("e5", "f6")).lords
+    for passes in (1, 2):
+        state = VState(g, g.initial_state().blocks, ((), ()), lords, 9, passes=passes)
+        _check(state, rng, every=True)
+        assert (state.outcome is not None) == (passes == 2)
