@@ -461,12 +461,39 @@ static inline double prior_c(const CMove *m, bb near) {
 
 /* -- conversions between Python and C ------------------------------------------------------- */
 
+/* Python 3.11 ints are read and written digit by digit (their layout is known); later
+ * versions go through the byte-array functions. */
+#if PY_VERSION_HEX < 0x030C0000
+#define DIGITS_KNOWN 1
+#else
+#define DIGITS_KNOWN 0
+#endif
+
 static PyObject *bb_to_py(bb a) {
     if (!(a.w[1] | a.w[2] | a.w[3])) return PyLong_FromUnsignedLongLong(a.w[0]);
+#if DIGITS_KNOWN
+    int top = 0;
+    for (int i = NW - 1; i >= 0; i--)
+        if (a.w[i]) {
+            top = 64 * i + 63 - __builtin_clzll(a.w[i]);
+            break;
+        }
+    Py_ssize_t ndigits = top / PyLong_SHIFT + 1;
+    PyLongObject *r = _PyLong_New(ndigits);
+    if (!r) return NULL;
+    for (Py_ssize_t i = 0; i < ndigits; i++) {
+        int pos = (int)i * PyLong_SHIFT, word = pos >> 6, off = pos & 63;
+        uint64_t v = a.w[word] >> off;
+        if (off + PyLong_SHIFT > 64 && word + 1 < NW) v |= a.w[word + 1] << (64 - off);
+        r->ob_digit[i] = (digit)(v & PyLong_MASK);
+    }
+    return (PyObject *)r;
+#else
     unsigned char buf[8 * NW];
     for (int i = 0; i < NW; i++)
         for (int j = 0; j < 8; j++) buf[8 * i + j] = (unsigned char)(a.w[i] >> (8 * j));
     return _PyLong_FromByteArray(buf, sizeof buf, 1, 0);
+#endif
 }
 
 /* a move's or a state's bitboard: the ints of the cells, cached for single cells */
@@ -489,6 +516,27 @@ static int bb_from_py(PyObject *o, bb *out, const char *what) {
         PyErr_Format(PyExc_ValueError, "volo: %s must not be negative", what);
         return -1;
     }
+#if DIGITS_KNOWN
+    Py_ssize_t ndigits = Py_SIZE(o);
+    const digit *d = ((PyLongObject *)o)->ob_digit;
+    bb r = bb_zero();
+    for (Py_ssize_t i = 0; i < ndigits; i++) {
+        uint64_t v = d[i];
+        Py_ssize_t pos = i * PyLong_SHIFT;
+        if (pos >= NBITS || (pos + PyLong_SHIFT > NBITS && v >> (NBITS - pos))) {
+            if (v) {
+                PyErr_Format(PyExc_ValueError, "volo: %s has bits beyond the board", what);
+                return -1;
+            }
+            continue;
+        }
+        int word = (int)(pos >> 6), off = (int)(pos & 63);
+        r.w[word] |= v << off;
+        if (off + PyLong_SHIFT > 64 && word + 1 < NW) r.w[word + 1] |= v >> (64 - off);
+    }
+    *out = r;
+    return 0;
+#else
     unsigned char buf[8 * NW];
 #if PY_VERSION_HEX >= 0x030D0000
     if (_PyLong_AsByteArray((PyLongObject *)o, buf, sizeof buf, 1, 0, 1) < 0) {
@@ -504,6 +552,7 @@ static int bb_from_py(PyObject *o, bb *out, const char *what) {
         out->w[i] = v;
     }
     return 0;
+#endif
 }
 
 static int long_from_py(PyObject *o, long lo, long hi, long *out, const char *what) {
