@@ -20,8 +20,8 @@ def need_native() -> None:
     """Skip (or fail, under ``TABLIER_REQUIRE_NATIVE=1``) when the compiled core is not in use."""
     if rules._native is None:
         if require_native():
-            pytest.fail("Volo's compiled core is not built (TABLIER_REQUIRE_NATIVE=1)")
-        pytest.skip("Volo's compiled core is not built")
+            pytest.fail("Volo's compiled core is not in use (TABLIER_REQUIRE_NATIVE=1)")
+        pytest.skip("Volo's compiled core is not in use (not built, or TABLIER_PURE=1)")
 
 
 @pytest.fixture(params=["compiled", "pure"], scope="module")
