@@ -99,8 +99,11 @@ def _check(state: VState, rng: random.Random, every: bool) -> None:
     chosen = expected if every else [rng.choice(expected)]
     for move in chosen:
         pure = fresh(state)._apply_pure(move)
-        comp = native.apply(tables, fresh(state), move, state.game.repetition)
+        comp = native.apply(
+            tables, fresh(state), move, state.game.repetition, state.game.max_turns or 0
+        )
         assert comp == pure and pure == comp, (state.to_text(), str(move))
+        assert comp.outcome == pure.outcome
         assert hash(comp) == hash(pure)
         assert comp.body() == pure.body()
         assert comp.history == pure.history
@@ -182,13 +185,13 @@ def test_bad_input_raises_instead_of_crashing():
     with pytest.raises(TypeError):
         native.generate(tables, "state")
     with pytest.raises(TypeError):
-        native.apply(tables, state, 3, False)
+        native.apply(tables, state, 3, False, 0)
     for key in [("Q",), ("T", "B", 99), ("P", "B", 0, 0, 0, 0), ("L", ()), ("E", 1), ("T",)]:
         with pytest.raises(ValueError):
-            native.apply(tables, state, key, False)
+            native.apply(tables, state, key, False, 0)
     put = ("P", "S", state.game.pieceset.towers[0], 0, 0, 0)
     with pytest.raises(ValueError):  # nothing in hand
-        native.apply(tables, state, put, False)
+        native.apply(tables, state, put, False, 0)
     bad_states = [
         VState(g, (None,), ((), ()), state.lords, 1),
         VState(g, state.blocks, ((), ()), (0, 1), 1),

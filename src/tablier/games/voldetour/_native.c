@@ -413,15 +413,12 @@ static inline void slot_set(const PS *ps, PyObject *obj, int i, PyObject *v) {
     Py_XDECREF(old);
 }
 
-static int parse_bpl(const PS *ps, PyObject *v, BPl *out) {
+/* items[0..2] = (oid, anchor, level) */
+static int parse_bpl_items(const PS *ps, PyObject *const *items, BPl *out) {
     long oid, a, z;
-    if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 3) {
-        PyErr_SetString(PyExc_TypeError, "a block placement is a tuple (oid, anchor, level)");
-        return -1;
-    }
-    if (get_int(PyTuple_GET_ITEM(v, 0), 0, ps->no - 1, &oid, "orientation") < 0 ||
-        get_int(PyTuple_GET_ITEM(v, 1), 0, NSQ - 1, &a, "anchor") < 0 ||
-        get_int(PyTuple_GET_ITEM(v, 2), 0, ps->TH - 1, &z, "level") < 0)
+    if (get_int(items[0], 0, ps->no - 1, &oid, "orientation") < 0 ||
+        get_int(items[1], 0, NSQ - 1, &a, "anchor") < 0 ||
+        get_int(items[2], 0, ps->TH - 1, &z, "level") < 0)
         return -1;
     if (!test(ps->o[oid].anchors, (int)a) || z + ps->o[oid].dz > ps->TH) {
         PyErr_SetString(PyExc_ValueError, "a block placement off the board or too high");
@@ -433,16 +430,21 @@ static int parse_bpl(const PS *ps, PyObject *v, BPl *out) {
     return 0;
 }
 
-static int parse_spl(const PS *ps, PyObject *v, SPl *out) {
-    long a, z, d, i;
-    if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 4) {
-        PyErr_SetString(PyExc_TypeError, "a stair placement is a tuple (square, level, dir, inv)");
+static int parse_bpl(const PS *ps, PyObject *v, BPl *out) {
+    if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 3) {
+        PyErr_SetString(PyExc_TypeError, "a block placement is a tuple (oid, anchor, level)");
         return -1;
     }
-    if (get_int(PyTuple_GET_ITEM(v, 0), 0, NSQ - 1, &a, "square") < 0 ||
-        get_int(PyTuple_GET_ITEM(v, 1), 0, ps->TH - 1, &z, "level") < 0 ||
-        get_int(PyTuple_GET_ITEM(v, 2), 0, 3, &d, "direction") < 0 ||
-        get_int(PyTuple_GET_ITEM(v, 3), 0, 1, &i, "upside_down") < 0)
+    return parse_bpl_items(ps, &PyTuple_GET_ITEM(v, 0), out);
+}
+
+/* items[0..3] = (square, level, direction, upside_down) */
+static int parse_spl_items(const PS *ps, PyObject *const *items, SPl *out) {
+    long a, z, d, i;
+    if (get_int(items[0], 0, NSQ - 1, &a, "square") < 0 ||
+        get_int(items[1], 0, ps->TH - 1, &z, "level") < 0 ||
+        get_int(items[2], 0, 3, &d, "direction") < 0 ||
+        get_int(items[3], 0, 1, &i, "upside_down") < 0)
         return -1;
     if (!test(ps->board, (int)a)) {
         PyErr_SetString(PyExc_ValueError, "a stair off the board");
@@ -455,7 +457,18 @@ static int parse_spl(const PS *ps, PyObject *v, SPl *out) {
     return 0;
 }
 
-/* Read a VState into s.  With history, s->hist is allocated (PyMem) and must be freed. */
+static int parse_spl(const PS *ps, PyObject *v, SPl *out) {
+    if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 4) {
+        PyErr_SetString(PyExc_TypeError, "a stair placement is a tuple (square, level, dir, inv)");
+        return -1;
+    }
+    return parse_spl_items(ps, &PyTuple_GET_ITEM(v, 0), out);
+}
+
+#define PARSE_OUTCOME 2 /* only what the outcome reads: Lords, turn, passes, history */
+
+/* Read a VState into s.  With history (1 or PARSE_OUTCOME), s->hist is allocated (PyMem)
+ * and must be freed. */
 static int parse_state(const PS *ps, PyObject *state, St *s, int with_history) {
     if (!PyObject_TypeCheck(state, ps->vstate)) {
         PyErr_SetString(PyExc_TypeError, "expected a VState");
@@ -471,6 +484,7 @@ static int parse_state(const PS *ps, PyObject *state, St *s, int with_history) {
         return -1;
     }
     int nb = ps->nb;
+    if (with_history == PARSE_OUTCOME) goto lords;
     if (!PyTuple_Check(blocks) || PyTuple_GET_SIZE(blocks) != 2 * nb) {
         PyErr_SetString(PyExc_ValueError, "blocks must be a tuple with a place per block");
         return -1;
@@ -496,6 +510,7 @@ static int parse_state(const PS *ps, PyObject *state, St *s, int with_history) {
         for (int j = 0; j < s->ns[p]; j++)
             if (parse_spl(ps, PyTuple_GET_ITEM(side, j), &s->st[p][j]) < 0) return -1;
     }
+lords:
     if (!PyTuple_Check(lords) || PyTuple_GET_SIZE(lords) != 2) {
         PyErr_SetString(PyExc_ValueError, "lords must be a pair of squares");
         return -1;
@@ -516,7 +531,7 @@ static int parse_state(const PS *ps, PyObject *state, St *s, int with_history) {
     s->turn = t;
     s->done = (int)dn;
     s->passes = (int)(pa > 1000 ? 1000 : pa);
-    if (hand != Py_None) {
+    if (hand != Py_None && with_history != PARSE_OUTCOME) {
         if (!PyTuple_Check(hand) || PyTuple_GET_SIZE(hand) < 2) goto badhand;
         PyObject *tag = PyTuple_GET_ITEM(hand, 0);
         if (!PyUnicode_Check(tag)) goto badhand;
@@ -1380,12 +1395,8 @@ static int parse_move(const PS *ps, PyObject *mv, CMove *m) {
             if (n != 6) goto bad;
             long k;
             if (get_int(PyTuple_GET_ITEM(mv, 2), 0, ps->nb - 1, &k, "block kind") < 0) return -1;
-            PyObject *pl = PyTuple_GetSlice(mv, 3, 6);
-            if (!pl) return -1;
             BPl b;
-            int r = parse_bpl(ps, pl, &b);
-            Py_DECREF(pl);
-            if (r < 0) return -1;
+            if (parse_bpl_items(ps, &PyTuple_GET_ITEM(mv, 3), &b) < 0) return -1;
             if (ps->o[b.oid].kind != k) {
                 PyErr_SetString(PyExc_ValueError, "the orientation is not of that block");
                 return -1;
@@ -1396,12 +1407,8 @@ static int parse_move(const PS *ps, PyObject *mv, CMove *m) {
             m->z = (int8_t)b.z;
         } else {
             if (n != 6) goto bad;
-            PyObject *sl = PyTuple_GetSlice(mv, 2, 6);
-            if (!sl) return -1;
             SPl sp;
-            int r = parse_spl(ps, sl, &sp);
-            Py_DECREF(sl);
-            if (r < 0) return -1;
+            if (parse_spl_items(ps, &PyTuple_GET_ITEM(mv, 2), &sp) < 0) return -1;
             m->a = sp.a;
             m->z = sp.z;
             m->d = sp.d;
@@ -1459,7 +1466,7 @@ static PyObject *py_outcome(PyObject *self, PyObject *args) {
     PS *ps = get_ps(cap);
     if (!ps) return NULL;
     St s;
-    if (parse_state(ps, state, &s, 1) < 0) return NULL;
+    if (parse_state(ps, state, &s, PARSE_OUTCOME) < 0) return NULL;
     int code = outcome_code(ps, &s, max_turns);
     PyMem_Free(s.hist);
     return PyLong_FromLong(code);
@@ -1514,7 +1521,9 @@ static PyObject *tuple_replace(PyObject *t, Py_ssize_t j, PyObject *v) {
 static PyObject *py_apply(PyObject *self, PyObject *args) {
     PyObject *cap, *state, *mv;
     int repetition;
-    if (!PyArg_ParseTuple(args, "OOOp", &cap, &state, &mv, &repetition)) return NULL;
+    long long max_turns;
+    if (!PyArg_ParseTuple(args, "OOOpL", &cap, &state, &mv, &repetition, &max_turns))
+        return NULL;
     PS *ps = get_ps(cap);
     if (!ps) return NULL;
     St s;
@@ -1523,6 +1532,7 @@ static PyObject *py_apply(PyObject *self, PyObject *args) {
     if (parse_move(ps, mv, &m) < 0) goto fail;
     int p = to_move(&s), nb = ps->nb, old_done = s.done;
     if (apply_move(ps, &s, &m, repetition) < 0) goto fail;
+    int over = outcome_code(ps, &s, max_turns) != 0;
     PyObject *blocks = slot_get(ps, state, SL_BLOCKS), *stairs = slot_get(ps, state, SL_STAIRS);
     PyObject *lords = slot_get(ps, state, SL_LORDS), *hist = slot_get(ps, state, SL_HISTORY);
     PyObject *nblocks, *nstairs, *nlords, *nhand, *nhist;
@@ -1619,8 +1629,11 @@ static PyObject *py_apply(PyObject *self, PyObject *args) {
         passes = PyLong_FromLong(s.passes);
     }
     done = PyLong_FromLong(s.done);
-    return make_state(ps, Py_NewRef(slot_get(ps, state, SL_GAME)), nblocks, nstairs, nlords,
-                      turn, done, nhand, passes, nhist);
+    PyObject *next = make_state(ps, Py_NewRef(slot_get(ps, state, SL_GAME)), nblocks, nstairs,
+                                nlords, turn, done, nhand, passes, nhist);
+    /* a game that goes on has its outcome known now; an end is worded by rules.py */
+    if (next && !over) slot_set(ps, next, SL_OUTCOME, Py_NewRef(Py_None));
+    return next;
 fail:
     PyMem_Free(s.hist);
     return NULL;
@@ -1842,7 +1855,8 @@ static PyMethodDef methods[] = {
     {"generate", py_generate, METH_VARARGS,
      "generate(cap, state) -> list[VMove]: the decisions of a state not over."},
     {"apply", py_apply, METH_VARARGS,
-     "apply(cap, state, move, repetition) -> VState: the state after a decision."},
+     "apply(cap, state, move, repetition, max_turns) -> VState: the state after a decision\n"
+     "(its outcome already set when the game goes on)."},
     {"outcome", py_outcome, METH_VARARGS,
      "outcome(cap, state, max_turns) -> int: 0 not over, 1/2 tower reached by Black/White,\n"
      "3/4 Black/White stayed on its tower, 5 no action, 6 repetition, 7 move limit."},

@@ -919,7 +919,7 @@ def _make(
 # -- the compiled core ----------------------------------------------------------------
 
 _NO_TABLES: Any = object()
-_TABLES: dict[int, Any] = {}
+_TABLES: dict[PieceSet, Any] = {}
 
 
 def native_tables(ps: PieceSet) -> Any:
@@ -929,7 +929,7 @@ def native_tables(ps: PieceSet) -> Any:
     with squares beyond bit 127, more than 32 block kinds...): the pure engine
     then plays that set.
     """
-    got = _TABLES.get(id(ps), _NO_TABLES)
+    got = _TABLES.get(ps, _NO_TABLES)
     if got is _NO_TABLES:
         got = None
         if _native is not None:
@@ -950,12 +950,14 @@ def native_tables(ps: PieceSet) -> Any:
                 [mk(("T", "B", k)) for k in range(len(ps.blocks))],
                 mk(("T", "S", None)), mk(("E",)), mk(("X",)),
             )  # fmt: skip
-        _TABLES[id(ps)] = got
+        _TABLES[ps] = got
     return got
 
 
 def _generate_native(state: VState) -> list[VMove]:
-    tables = native_tables(state.game.pieceset)
+    tables = _TABLES.get(state.game.pieceset, _NO_TABLES)
+    if tables is _NO_TABLES:
+        tables = native_tables(state.game.pieceset)
     if tables is None:
         return state._generate()
     moves: list[VMove] = _native.generate(tables, state)
@@ -964,16 +966,20 @@ def _generate_native(state: VState) -> list[VMove]:
 
 def _apply_native(state: VState, move: VMove) -> VState:
     game = state.game
-    tables = native_tables(game.pieceset)
+    tables = _TABLES.get(game.pieceset, _NO_TABLES)
+    if tables is _NO_TABLES:
+        tables = native_tables(game.pieceset)
     if tables is None:
         return state._apply_pure(move)
-    new: VState = _native.apply(tables, state, move, game.repetition)
+    new: VState = _native.apply(tables, state, move, game.repetition, game.max_turns or 0)
     return new
 
 
 def _outcome_native(state: VState) -> Outcome | None:
     game = state.game
-    tables = native_tables(game.pieceset)
+    tables = _TABLES.get(game.pieceset, _NO_TABLES)
+    if tables is _NO_TABLES:
+        tables = native_tables(game.pieceset)
     if tables is None:
         return state._compute_outcome()
     code = _native.outcome(tables, state, game.max_turns or 0)
