@@ -1,22 +1,31 @@
-"""Voldetour engine speed: legal-decision generations and random playouts per second.
+"""Voldetour engine speed, pure Python against the compiled core, in one process.
 
 Usage::
 
-    python benchmarks/voldetour_speed.py [--runs 5] [--positions 200] [--playouts 20]
+    python benchmarks/voldetour_speed.py [--runs 5] [--positions 200] [--playouts 40]
+                                         [--pieces default]
 
-It reports, as medians of ``--runs`` runs in this single process, for the
-default piece set:
+Every measure runs once per engine in each of ``--runs`` rounds, the two
+engines interleaved (``tablier.core.native.using``), on the same positions
+and seeds; it reports CPU time (``time.process_time``) rates as the median
+of the rounds, and the ratio compiled / pure of the medians:
 
 * legal-decision generations per second over a fixed set of mid-game
   positions (see :func:`midgame_positions`); each generation starts from a
   fresh state (no cached board or move list), derives the bitboards from the
   pieces and builds the full list of decisions, move objects included;
-* random playouts per second from the initial position, capped at 200 turns,
-  with two policies: ``uniform`` (each legal decision equally likely; most
-  such games end within six turns, a player forgetting to leave its tower)
-  and ``builder`` (the opening described below, then puts preferred to
+* playouts per second from the initial position, capped at 200 turns, played
+  by a Python loop over ``legal_moves`` and ``apply_unchecked`` with two
+  policies: ``uniform`` (each legal decision equally likely; most such games
+  end within six turns, a player forgetting to leave its tower) and
+  ``builder`` (the opening described below, then puts preferred to
   everything, takes to Lord moves, Lord moves to ending the turn), whose
-  games run long.
+  games run long;
+* uniform playouts per second from the initial position as the MCTS plays
+  them: the pure engine's loop against the compiled core's playout hook
+  (``ai.playout``, the whole playout in C), up to 400 decisions;
+* evaluations (``ai.evaluate``) and move priors (``ai.move_prior``) per
+  second on the mid-game positions.
 """
 
 from __future__ import annotations
@@ -25,8 +34,11 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 import tablier.games
+from tablier.core.native import using
+from tablier.games.voldetour import ai
 from tablier.games.voldetour.rules import VState
 
 OPENINGS = (("B113", "B113@b3:1x1x3", "Lb2-b3"), ("B113", "B113@i8:1x1x3", "Li9-i8"))
@@ -76,7 +88,7 @@ def midgame_positions(game, count: int, seed: int = 2026) -> list:
         if state.outcome is not None or state in seen:
             continue
         seen.add(state)
-        found.append(state)
+        found.append(fresh(state))
     return found
 
 
@@ -97,18 +109,16 @@ def fresh(state: VState) -> VState:
 
 def bench_generation(positions, repeat: int) -> float:
     batches = [[fresh(s) for s in positions] for _ in range(repeat)]
-    start = time.perf_counter()
+    start = time.process_time()
     for batch in batches:
         for s in batch:
             s.legal_moves()
-    elapsed = time.perf_counter() - start
-    return repeat * len(positions) / elapsed
+    return repeat * len(positions) / (time.process_time() - start)
 
 
-def bench_playouts(game, count: int, seed: int, policy: str, cap: int = 200):
+def bench_playouts(game, count: int, seed: int, policy: str, cap: int = 200) -> float:
     rng = random.Random(seed)
-    turns = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(count):
         state = game.initial_state() if policy == "uniform" else opening(game)
         while state.outcome is None and state.turn <= cap:
@@ -117,9 +127,53 @@ def bench_playouts(game, count: int, seed: int, policy: str, cap: int = 200):
             else:
                 move = builder_move(state, rng)
             state = state.apply_unchecked(move)
-        turns += state.turn - 1
-    elapsed = time.perf_counter() - start
-    return count / elapsed, turns / count
+    return count / (time.process_time() - start)
+
+
+def bench_mcts_playouts(game, count: int, seed: int, compiled: bool, limit: int = 400) -> float:
+    """Uniform playouts from the start as the MCTS plays them (hook or Python loop)."""
+    rng = random.Random(seed)
+    start = time.process_time()
+    for j in range(count):
+        state = game.initial_state()
+        if compiled:
+            got = ai.playout(state, seed * 100_003 + j, limit, False, False)
+            assert got is not None
+            continue
+        plies = 0
+        while state.outcome is None and plies < limit:
+            moves = state.legal_moves()
+            state = state.apply_unchecked(moves[rng.randrange(len(moves))])
+            plies += 1
+    return count / (time.process_time() - start)
+
+
+def bench_knowledge(positions, which: str) -> float:
+    states = [fresh(s) for s in positions]
+    moves = [s.legal_moves() for s in states]
+    states = [fresh(s) for s in positions]
+    start = time.process_time()
+    if which == "evaluate":
+        for s in states:
+            ai.evaluate(s)
+    else:
+        for s, ms in zip(states, moves, strict=True):
+            ai.move_prior(s, ms)
+    return len(states) / (time.process_time() - start)
+
+
+def compare(label: str, runs: int, measure: Callable[[bool, int], float], unit: str) -> None:
+    """Run ``measure(compiled, run)`` for both engines, interleaved, and print the medians."""
+    rates: dict[bool, list[float]] = {False: [], True: []}
+    for run in range(runs):
+        for compiled in (False, True):
+            with using(compiled):
+                rates[compiled].append(measure(compiled, run))
+    pure, comp = statistics.median(rates[False]), statistics.median(rates[True])
+    print(
+        f"  {label:<34} pure {pure:>11,.1f}  compiled {comp:>12,.1f} {unit}  "
+        f"ratio {comp / pure:6.1f}x"
+    )
 
 
 def main() -> None:
@@ -127,31 +181,42 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--playouts", type=int, default=20)
+    parser.add_argument("--playouts", type=int, default=40)
     parser.add_argument("--pieces", default="default")
     args = parser.parse_args()
     game = tablier.games.get("voldetour", pieces=args.pieces)
-    positions = midgame_positions(game, args.positions)
-    sizes = sorted(len(s.legal_moves()) for s in positions)
+    with using(False):
+        positions = midgame_positions(game, args.positions)
+        sizes = sorted(len(fresh(s).legal_moves()) for s in positions)
     print(
         f"voldetour pieces={args.pieces}: {len(positions)} mid-game positions, "
-        f"decisions per position median {statistics.median(sizes)}, max {sizes[-1]}"
+        f"decisions per position median {statistics.median(sizes)}, max {sizes[-1]}; "
+        f"CPU time, medians of {args.runs} interleaved runs"
     )
-    gens = [bench_generation(positions, args.repeat) for _ in range(args.runs)]
-    print(
-        f"  legal-decision generations/s: median {statistics.median(gens):,.0f} "
-        f"(runs: {', '.join(f'{g:,.0f}' for g in gens)})"
+    compare(
+        "legal-decision generations",
+        args.runs,
+        lambda c, run: bench_generation(positions, args.repeat),
+        "/s",
     )
     for policy in ("uniform", "builder"):
-        results = [
-            bench_playouts(game, args.playouts, 100 + run, policy) for run in range(args.runs)
-        ]
-        rates = [r[0] for r in results]
-        mean_turns = statistics.mean(r[1] for r in results)
-        print(
-            f"  {policy} playouts/s (cap 200 turns): median {statistics.median(rates):,.1f} "
-            f"(runs: {', '.join(f'{r:,.1f}' for r in rates)}; {mean_turns:.0f} turns per game)"
+        count = args.playouts if policy == "uniform" else max(1, args.playouts // 10)
+        compare(
+            f"{policy} playouts (Python loop)",
+            args.runs,
+            lambda c, run, policy=policy, count=count: bench_playouts(
+                game, count, 100 + run, policy
+            ),
+            "/s",
         )
+    compare(
+        "uniform playouts (MCTS: hook)",
+        args.runs,
+        lambda c, run: bench_mcts_playouts(game, args.playouts * 5, 100 + run, c),
+        "/s",
+    )
+    for which in ("evaluate", "move_prior"):
+        compare(which, args.runs, lambda c, run, w=which: bench_knowledge(positions, w), "/s")
 
 
 if __name__ == "__main__":
