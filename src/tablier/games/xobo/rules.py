@@ -126,8 +126,8 @@ class XoBoMove(tuple[int, int, int, int, int], Move):
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-    def __hash__(self) -> int:
-        return tuple.__hash__(self)
+    # the tuple's own hash, called without a Python frame (moves are dict keys in the search)
+    __hash__ = tuple.__hash__
 
 
 # -- the shared move objects -----------------------------------------------------------------
