@@ -233,6 +233,9 @@ def test_bad_input_raises():
     ):
         with pytest.raises(ValueError):
             call()
+    not_volo = VoloState(object(), 1, 2, 0, 1, 1, 0, None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        c.generate(not_volo)
     # A state whose birds lie outside the board (not reachable, built by hand) is refused.
     bad = VoloState(game, 1, state.bitboard(1), 0, 57, 57, 0, None)
     with pytest.raises(ValueError):

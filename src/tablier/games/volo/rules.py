@@ -474,7 +474,9 @@ _apply: Callable[[VoloState, VoloMove], VoloState] = apply_move
 def _native_context(game: Volo) -> object:
     """The compiled core's tables for ``game`` (built once per game, cached on it by the core)."""
     assert _native is not None
-    board = game.board
+    board = getattr(game, "board", None)
+    if not isinstance(board, VoloBoard):
+        raise TypeError(f"volo: a state of {type(game).__name__}, not of a Volo game")
     return _native.context(
         board,
         board.grid.stride,
