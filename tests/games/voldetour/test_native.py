@@ -236,3 +236,22 @@ def test_repetition_tower_and_pass_outcomes_agree():
         state = VState(g, g.initial_state().blocks, ((), ()), lords, 9, passes=passes)
         _check(state, rng, every=True)
         assert (state.outcome is not None) == (passes == 2)
+
+
+def test_init_checks_its_tables_and_declines_what_it_cannot_hold():
+    ps = game().pieceset
+    native = rules._native
+    mk = rules.move_class(ps)
+    base = [VState, rules._UNSET, mk, ps.grid.stride, ps.grid.board, ps.towers, 3, 5]
+    rest: list = [[], [], [], [], [], mk(("T", "S", None)), mk(("E",)), mk(("X",))]
+    for board in (-1, 1 << 130):
+        with pytest.raises(ValueError):
+            native.init(*base[:4], board, *base[5:], *rest)
+    with pytest.raises(TypeError):
+        native.init(*base[:4], "board", *base[5:], *rest)
+    with pytest.raises(TypeError):
+        native.init(*base, "kinds", *rest[1:])
+    assert native.init(*base, *rest) is None  # no block kind: the pure engine plays
+    wide = [*base]
+    wide[3] = 99  # a board wider than the compiled core holds
+    assert native.init(*wide, *rest) is None

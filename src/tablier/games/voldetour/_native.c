@@ -131,22 +131,41 @@ static PS *get_ps(PyObject *cap) {
     return (PS *)PyCapsule_GetPointer(cap, CAPSULE);
 }
 
-/* A Python int (0 <= value < 2**128) as a mask. */
+/* A Python int (0 <= value < 2**128) as a mask (public API only: read 64 bits at a time). */
 static int to_mask(PyObject *v, u128 *out) {
     if (!PyLong_Check(v)) {
         PyErr_SetString(PyExc_TypeError, "a mask must be an int");
         return -1;
     }
-    unsigned char bytes[16];
-    if (_PyLong_AsByteArray((PyLongObject *)v, bytes, 16, 1, 0) < 0) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_ValueError, "mask out of range");
-        return -1;
+    PyObject *sixty_four = PyLong_FromLong(64), *hi = NULL, *rest = NULL;
+    int ok = -1;
+    if (!sixty_four) return -1;
+    hi = PyLong_FromLong(0);
+    if (!hi) goto done;
+    int negative = PyObject_RichCompareBool(v, hi, Py_LT);
+    Py_CLEAR(hi);
+    if (negative < 0) goto done;
+    if (negative) goto range;
+    hi = PyNumber_Rshift(v, sixty_four);
+    if (!hi) goto done;
+    rest = PyNumber_Rshift(hi, sixty_four);
+    if (!rest) goto done;
+    if (PyObject_IsTrue(rest)) goto range;
+    {
+        unsigned long long lo = PyLong_AsUnsignedLongLongMask(v);
+        unsigned long long h = PyLong_AsUnsignedLongLongMask(hi);
+        if (PyErr_Occurred()) goto done;
+        *out = ((u128)h << 64) | lo;
+        ok = 0;
+        goto done;
     }
-    u128 m = 0;
-    for (int i = 15; i >= 0; i--) m = (m << 8) | bytes[i];
-    *out = m;
-    return 0;
+range:
+    PyErr_SetString(PyExc_ValueError, "mask out of range");
+done:
+    Py_DECREF(sixty_four);
+    Py_XDECREF(hi);
+    Py_XDECREF(rest);
+    return ok;
 }
 
 static int get_int(PyObject *v, long lo, long hi, long *out, const char *what) {

@@ -29,6 +29,11 @@ Lord hemmed in for now is far, not lost), half through a saturating
 gain in getting closer (with ``tanh`` alone it did not, and leads were
 rarely turned into wins); it penalises a Lord still on its own tower, more
 so as its third turn approaches.
+
+When the compiled core is built (see ``rules.py``), :func:`path_distance`,
+:func:`evaluate` and :func:`move_prior` are computed by it (the Python
+functions stay the reference), and :func:`playout` plays the MCTS's playouts
+in it; without it, :func:`playout` answers None and the MCTS plays its own.
 """
 
 from __future__ import annotations

@@ -26,6 +26,12 @@ A turn is a sequence of decisions by the same player (see ``docs/rules/voldetour
 - *put* the piece in hand (``B123@c3:2x1x3``, ``S@c4:n``, ``S@c4:u``);
 - move the Lord (``Lb2-b3-c3``), which ends the turn;
 - ``end`` the turn (after at least one action), or ``pass`` when no action is possible.
+
+The engine below, in Python, is the reference.  A compiled core (``_native.c``)
+does the same work faster when it is built: decision generation, applying and
+the outcome dispatch to it through module-level names that :func:`switch`
+rebinds, given the piece set's tables once per set (:func:`native_tables`).
+It returns the same moves, in the same order, and equal states.
 """
 
 from __future__ import annotations
