@@ -277,7 +277,7 @@ def test_review_of_a_resigned_game_pasted(live_server, new_page):
     # the same-screen resignation is the side to move's: East-West, after e5
     expect(banner).to_contain_text("1-0")
     expect(banner).to_contain_text("North-South wins")
-    expect(banner).to_contain_text("resignation")
+    expect(banner).to_contain_text("East-West resigned")
 
 
 def test_reconnects_after_a_server_restart(live_server, new_page):

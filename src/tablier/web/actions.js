@@ -2,6 +2,7 @@
 // the record's export and the links to share.  Drawn again from each snapshot.
 
 import { api, errorText } from "./api.js";
+import { t } from "./i18n.js";
 import { navigate } from "./router.js";
 import { myGame, rememberGame } from "./store.js";
 import { ask, clear, copyText, download, el } from "./ui.js";
@@ -40,63 +41,63 @@ export class ActionsPanel {
     };
     const ply = page.viewer.lastPly;
     if (page.active && seated) {
-      this.actions.append(button("resign", "Resign", async () => {
-        if (await ask("Resign?", "The game ends and your opponent wins.", "Resign")) {
+      this.actions.append(button("resign", t("Resign"), async () => {
+        if (await ask(t("Resign?"), t("The game ends and your opponent wins."), t("Resign"))) {
           await act(() => api.resign(page.id, page.token))();
         }
       }));
       if (mode === "online" && you !== "both") {
         const pending = (kind) => offers[kind] !== null && offers[kind] !== undefined;
         if (pending("draw") && offers.draw !== you) {
-          this.offers.append(el("p", { "data-testid": "draw-offered" }, "Your opponent offers a draw."),
-            button("accept-draw", "Accept the draw", act(() => api.offer(page.id, page.token, "draw", "accept"))),
-            button("decline-draw", "Decline", act(() => api.offer(page.id, page.token, "draw", "decline"))));
+          this.offers.append(el("p", { "data-testid": "draw-offered" }, t("Your opponent offers a draw.")),
+            button("accept-draw", t("Accept the draw"), act(() => api.offer(page.id, page.token, "draw", "accept"))),
+            button("decline-draw", t("Decline"), act(() => api.offer(page.id, page.token, "draw", "decline"))));
         } else if (pending("draw")) {
-          this.offers.append(el("p", { class: "meta", "data-testid": "draw-waiting" }, "You offered a draw."));
+          this.offers.append(el("p", { class: "meta", "data-testid": "draw-waiting" }, t("You offered a draw.")));
         } else {
-          this.actions.append(button("offer-draw", "Offer a draw",
+          this.actions.append(button("offer-draw", t("Offer a draw"),
             act(() => api.offer(page.id, page.token, "draw", "offer"))));
         }
         if (pending("undo") && offers.undo !== you) {
-          this.offers.append(el("p", { "data-testid": "undo-offered" }, "Your opponent asks to take back their last move."),
-            button("accept-undo", "Allow the undo", act(() => api.offer(page.id, page.token, "undo", "accept"))),
-            button("decline-undo", "Refuse", act(() => api.offer(page.id, page.token, "undo", "decline"))));
+          this.offers.append(el("p", { "data-testid": "undo-offered" }, t("Your opponent asks to take back their last move.")),
+            button("accept-undo", t("Allow the undo"), act(() => api.offer(page.id, page.token, "undo", "accept"))),
+            button("decline-undo", t("Refuse"), act(() => api.offer(page.id, page.token, "undo", "decline"))));
         } else if (pending("undo")) {
-          this.offers.append(el("p", { class: "meta", "data-testid": "undo-waiting" }, "Undo requested; waiting for the answer."));
+          this.offers.append(el("p", { class: "meta", "data-testid": "undo-waiting" }, t("Undo requested; waiting for the answer.")));
         } else if (ply > 0) {
-          this.actions.append(button("undo-request", "Ask to undo my last move",
+          this.actions.append(button("undo-request", t("Ask to undo my last move"),
             act(() => api.offer(page.id, page.token, "undo", "offer"))));
         }
       }
     }
     const decidedOffBoard = snap.result && ["resignation", "agreement"].includes(snap.result.reason);
     if (seated && (mode === "ai" || mode === "local") && ply > 0 && !decidedOffBoard) {
-      this.actions.append(button("takeback", mode === "ai" ? "Take back" : "Undo the last move",
+      this.actions.append(button("takeback", mode === "ai" ? t("Take back") : t("Undo the last move"),
         act(() => api.takeback(page.id, page.token)),
-        mode === "ai" ? "Take back your last move and the computer's reply" : "Take back the last turn"));
+        mode === "ai" ? t("Take back your last move and the computer's reply") : t("Take back the last turn")));
     }
     if (!page.active && seated) {
-      const label = snap.rematch ? "Rematch (join)" : "Rematch, colours swapped";
+      const label = snap.rematch ? t("Rematch (join)") : t("Rematch, colours swapped");
       this.actions.append(button("rematch", label, () => this.rematch()));
     }
-    this.actions.append(button("export-record", "Export the record", () => this.exportRecord()));
+    this.actions.append(button("export-record", t("Export the record"), () => this.exportRecord()));
     const entry = myGame(page.id);
     const opponent = you === 0 || you === 1 ? 1 - you : null;
     const opponentHere = opponent !== null && page.presence && page.presence.seats[opponent];
     if (entry && entry.invite && mode === "online" && page.active && ply === 0 && !opponentHere) {
       const field = el("input", { type: "text", readonly: true, value: entry.invite,
-        class: "copy-field", "aria-label": "Your opponent's link", "data-testid": "invite-link" });
+        class: "copy-field", "aria-label": t("Your opponent's link"), "data-testid": "invite-link" });
       field.addEventListener("focus", () => field.select());
       this.offers.append(el("div", { class: "invite", "data-testid": "invite-box" },
-        el("p", {}, "Send this link to your opponent (it gives them their seat):"), field));
+        el("p", {}, t("Send this link to your opponent (it gives them their seat):")), field));
     }
     if (entry && entry.invite && mode === "online") {
-      this.actions.append(button("copy-seat-link", "Copy the opponent's link",
-        () => copyText(entry.invite, "Opponent's link")));
+      this.actions.append(button("copy-seat-link", t("Copy the opponent's link"),
+        () => copyText(entry.invite, t("Opponent's link"))));
     }
-    this.actions.append(button("copy-spectator-link", "Copy a link to watch",
-      () => copyText(`${location.origin}/g/${page.id}`, "Spectator link")));
-    this.actions.append(el("a", { href: "/", "data-internal": true, class: "button-link" }, "Lobby"));
+    this.actions.append(button("copy-spectator-link", t("Copy a link to watch"),
+      () => copyText(`${location.origin}/g/${page.id}`, t("Spectator link"))));
+    this.actions.append(el("a", { href: "/", "data-internal": true, class: "button-link" }, t("Lobby")));
   }
 
   async rematch() {

@@ -1,6 +1,8 @@
 // REST calls to the Tablier server (docs/web.md).  Every error becomes an ApiError
 // carrying the server's {"error": {"code", "message"}} so pages can show it inline.
 
+import { t } from "./i18n.js";
+
 /** An error answered by the server (or a network failure: code "network"). */
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -27,11 +29,11 @@ export async function request(method, path, { body, token, text = false } = {}) 
       cache: "no-store",
     });
   } catch (err) {
-    throw new ApiError(0, "network", `cannot reach the server (${err.message || err})`);
+    throw new ApiError(0, "network", t("cannot reach the server ({error})", { error: err.message || err }));
   }
   if (!response.ok) {
     let code = `http_${response.status}`;
-    let message = response.statusText || "request failed";
+    let message = response.statusText || t("request failed");
     try {
       const data = await response.json();
       if (data && data.error) {

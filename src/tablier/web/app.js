@@ -7,6 +7,7 @@
 // (the board, history and move list both game and review pages show).
 
 import { GamePage } from "./game-page.js";
+import { language, languageNames, loadLanguage, switchLanguage, t } from "./i18n.js";
 import { LobbyPage } from "./lobby.js";
 import { ReviewPage } from "./review.js";
 import { startRouter } from "./router.js";
@@ -18,10 +19,26 @@ function applyTheme() {
   document.documentElement.dataset.theme = theme;
   const button = document.querySelector("[data-testid=toggle-theme]");
   if (button) {
-    const label = { auto: "Theme: auto", light: "Theme: light", dark: "Theme: dark" }[theme];
-    button.textContent = label || "Theme";
-    button.setAttribute("aria-label", `${label}; click to change`);
+    const label = { auto: t("Theme: auto"), light: t("Theme: light"), dark: t("Theme: dark") }[theme];
+    button.textContent = label || t("Theme");
+    button.setAttribute("aria-label", t("{theme}; click to change", { theme: label }));
   }
+}
+
+/** The language selector of the header: the languages the server offers, the page's chosen. */
+function setupLanguage() {
+  const select = document.querySelector("[data-testid=language]");
+  if (!select) return;
+  select.setAttribute("aria-label", t("Language"));
+  for (const [code, name] of Object.entries(languageNames())) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = name;
+    option.lang = code;
+    select.append(option);
+  }
+  select.value = language();
+  select.addEventListener("change", () => switchLanguage(select.value));
 }
 
 function setupHeader() {
@@ -36,7 +53,9 @@ function setupHeader() {
   }
 }
 
+await loadLanguage();
 applyTheme();
+setupLanguage();
 setupHeader();
 startRouter(document.getElementById("app"), [
   [/^\/g\/([A-Za-z0-9_-]+)\/?$/, (root, id) => new GamePage(root, id)],

@@ -5,6 +5,7 @@
 
 import { ActionsPanel } from "./actions.js";
 import { api, ApiError, errorText } from "./api.js";
+import { label, localView, t, tn } from "./i18n.js";
 import { MoveInput } from "./moves.js";
 import { forgetGame, myGame, rememberGame, setSetting, settings } from "./store.js";
 import { clear, el, sideMarker, toast } from "./ui.js";
@@ -48,10 +49,10 @@ export class GamePage {
     const v = this.viewer;
     this.root = el("div", { class: "game-page", "data-testid": "game-page" });
     v.host = this.root;
-    this.connection = el("span", { class: "connection", "data-testid": "connection" }, "connecting…");
+    this.connection = el("span", { class: "connection", "data-testid": "connection" }, t("connecting…"));
     this.aiBox = el("div", { class: "ai-thinking", "data-testid": "ai-thinking", hidden: true },
-      el("span", {}, "The computer is thinking"),
-      this.aiBar = el("progress", { max: 1, value: 0, "aria-label": "The computer's progress" }),
+      el("span", {}, t("The computer is thinking")),
+      this.aiBar = el("progress", { max: 1, value: 0, "aria-label": t("The computer's progress") }),
       this.aiBest = el("span", { class: "meta", "data-testid": "ai-best" }));
     this.players = el("div", { class: "players", "data-testid": "players" });
     this.settingsBox = el("div", { class: "settings" });
@@ -62,7 +63,7 @@ export class GamePage {
     const side = el("aside", { class: "side-column" },
       el("section", { class: "panel" }, this.players, this.connection),
       el("section", { class: "panel" }, v.info),
-      el("section", { class: "panel" }, el("h2", {}, "Moves"), v.moveList),
+      el("section", { class: "panel" }, el("h2", {}, t("Moves")), v.moveList),
       el("section", { class: "panel" }, this.panel.offers, this.panel.actions),
       el("section", { class: "panel" }, this.settingsBox));
     this.root.append(boardColumn, side);
@@ -77,16 +78,16 @@ export class GamePage {
       return el("label", { class: "check" }, input, ` ${label}`);
     };
     this.settingsBox.append(
-      el("h2", {}, "Settings"),
-      check("toggle-confirm", "Confirm each move before sending", s.confirm, (on) => {
+      el("h2", {}, t("Settings")),
+      check("toggle-confirm", t("Confirm each move before sending"), s.confirm, (on) => {
         setSetting("confirm", on);
         if (!on) this.moves.cancelPending();
       }),
-      check("toggle-coordinates", "Show coordinates", s.coordinates, (on) => {
+      check("toggle-coordinates", t("Show coordinates"), s.coordinates, (on) => {
         setSetting("coordinates", on);
         this.viewer.render();
       }),
-      check("toggle-flip", "Turn the board round", s.flip, (on) => {
+      check("toggle-flip", t("Turn the board round"), s.flip, (on) => {
         setSetting("flip", on);
         this.viewer.flipped = on;
         this.viewer.render();
@@ -104,7 +105,7 @@ export class GamePage {
         // a stored seat link that this game does not know: forget it, watch as a spectator
         this.token = null;
         forgetGame(this.id);
-        toast("This seat link is not valid for this game: you are watching.", "error");
+        toast(t("This seat link is not valid for this game: you are watching."), "error");
         snap = await api.game(this.id, null);
       }
       await this.enqueue(() => this.applySnapshot(snap));
@@ -112,14 +113,14 @@ export class GamePage {
       if (this.closed) return;
       clear(this.viewer.boardHost);
       this.viewer.boardHost.append(el("p", { class: "error", "data-testid": "load-error" },
-        err instanceof ApiError && err.status === 404 ? "There is no such game." : errorText(err)));
+        err instanceof ApiError && err.status === 404 ? t("There is no such game.") : errorText(err)));
       return;
     }
     if (this.closed) return;
     this.socket = new GameSocket(this.id, this.token, {
       onMessage: (msg) => this.onMessage(msg),
       onState: (state) => {
-        this.connection.textContent = { open: "live", connecting: "connecting…", closed: "reconnecting…" }[state] || state;
+        this.connection.textContent = { open: t("live"), connecting: t("connecting…"), closed: t("reconnecting…") }[state] || state;
         this.connection.dataset.state = state;
       },
     });
@@ -160,7 +161,7 @@ export class GamePage {
       const thinking = !!snap.ai.thinking;
       this.ai = { thinking, progress: thinking && this.ai ? this.ai.progress : null };
     }
-    if (first) document.title = `${snap.title || snap.game} — Tablier`;
+    if (first) document.title = label(`game.${snap.game}.title`, snap.title || snap.game) + " — Tablier";
     await this.viewer.ensureBoard(snap.game);
     if (this.viewer.lastPly !== snap.ply || first || this.historyStale(snap)) {
       await this.reloadHistory(snap);
@@ -188,7 +189,7 @@ export class GamePage {
       await v.ensure(Math.max(0, v.lastPly - 1));
     } catch (err) {
       // the current position and the move list are known: only the older boards wait
-      if (!this.closed) toast(`Cannot load the history: ${errorText(err)}`, "error");
+      if (!this.closed) toast(t("Cannot load the history: {error}", { error: errorText(err) }), "error");
     }
   }
 
@@ -207,7 +208,7 @@ export class GamePage {
         this.enqueue(() => this.applyMove(msg));
         break;
       case "error":
-        this.showError(msg.message || msg.code || "error");
+        this.showError(msg.message || msg.code || t("error"));
         break;
       case "presence":
         this.presence = msg;
@@ -289,13 +290,16 @@ export class GamePage {
   // -- rendering --
 
   seatLabel(seat) {
-    const view = this.liveView || {};
-    const side = (view.players || [])[seat] || `Seat ${seat + 1}`;
+    const view = localView(this.snap && this.snap.game, this.liveView || {});
+    const side = (view.players || [])[seat] || t("Seat {n}", { n: seat + 1 });
     const info = this.snap && this.snap.seats ? this.snap.seats[seat] : null;
     let who = info && info.name ? info.name : "";
-    if (info && info.kind === "ai") who = `computer${this.snap.ai && this.snap.ai.level ? `, ${this.snap.ai.level}` : ""}`;
-    if (this.you === seat) who = who ? `${who}, you` : "you";
-    return who ? `${side} (${who})` : side;
+    if (info && info.kind === "ai") {
+      const level = this.snap.ai && this.snap.ai.level;
+      who = level ? t("computer, {level}", { level: label(`level.${level}`, level) }) : t("computer");
+    }
+    if (this.you === seat) who = who ? t("{who}, you", { who }) : t("you");
+    return who ? t("{side} ({who})", { side, who }) : side;
   }
 
   renderStatus() {
@@ -304,13 +308,13 @@ export class GamePage {
     const view = this.liveView;
     if (!view) return;
     if (!this.active) {
-      s.append(el("span", {}, "Game over"));
+      s.append(el("span", {}, t("Game over")));
       return;
     }
     const seat = view.to_move;
-    s.append(sideMarker(seat, 14), " ", el("span", { "data-testid": "turn" }, `${this.seatLabel(seat)} to move`));
-    if (this.isMyTurn()) s.append(el("strong", { class: "your-turn", "data-testid": "your-turn" }, " — your turn"));
-    if (!this.viewer.live) s.append(el("em", { class: "history-note" }, " (you are looking at an earlier position)"));
+    s.append(sideMarker(seat, 14), " ", el("span", { "data-testid": "turn" }, t("{side} to move", { side: this.seatLabel(seat) })));
+    if (this.isMyTurn()) s.append(el("strong", { class: "your-turn", "data-testid": "your-turn" }, " — " + t("your turn")));
+    if (!this.viewer.live) s.append(el("em", { class: "history-note" }, " " + t("(you are looking at an earlier position)")));
   }
 
   renderPlayers() {
@@ -323,12 +327,12 @@ export class GamePage {
       this.players.append(
         el("div", { class: `seat seat-${seat}`, "data-testid": `seat-${seat}` },
           sideMarker(seat, 16), " ", this.seatLabel(seat), " ",
-          el("span", { class: `presence ${here ? "on" : "off"}`, title: here ? "connected" : "not connected" },
-            here ? "● online" : "○ away")),
+          el("span", { class: `presence ${here ? "on" : "off"}`, title: here ? t("connected") : t("not connected") },
+            here ? "● " + t("online") : "○ " + t("away"))),
       );
     });
     if (this.presence && this.presence.spectators) {
-      this.players.append(el("div", { class: "meta" }, `${this.presence.spectators} watching`));
+      this.players.append(el("div", { class: "meta" }, tn("{n} watching", "{n} watching", this.presence.spectators)));
     }
   }
 
@@ -338,7 +342,7 @@ export class GamePage {
     const fraction = this.ai && this.ai.progress ? Number(this.ai.progress.fraction) || 0 : 0;
     this.aiBar.value = Math.max(0, Math.min(1, fraction));
     const best = this.ai && this.ai.progress ? this.ai.progress.best : null;
-    this.aiBest.textContent = thinking && best ? `best so far: ${best}` : "";
+    this.aiBest.textContent = thinking && best ? t("best so far: {move}", { move: best }) : "";
   }
 
   showError(text) {

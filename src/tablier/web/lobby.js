@@ -2,6 +2,7 @@
 // recent games, and a record to open for review.
 
 import { api, errorText } from "./api.js";
+import { hasLabel, label, t, tn } from "./i18n.js";
 import { navigate } from "./router.js";
 import { forgetGame, myGames, rememberGame, saveReview } from "./store.js";
 import { ask, clear, el } from "./ui.js";
@@ -11,6 +12,21 @@ let catalogCache = null;
 async function catalog() {
   if (!catalogCache) catalogCache = await api.catalog();
   return catalogCache;
+}
+
+/** A game's title in the page's language (the label game.<game>.title). */
+function gameTitle(game, fallback) {
+  return label(`game.${game}.title`, fallback);
+}
+
+/** How a game is played, in words. */
+function modeText(mode) {
+  return { online: t("online"), ai: t("against the computer"), local: t("same screen") }[mode] || mode;
+}
+
+/** A game's status, in words. */
+function statusText(status) {
+  return { active: t("in progress"), finished: t("finished") }[status] || status;
 }
 
 export class LobbyPage {
@@ -26,7 +42,7 @@ export class LobbyPage {
     this.buildRecordForm();
     this.showMyGames();
     this.buildNewGame().catch((err) => {
-      this.newGame.append(el("p", { class: "error" }, `Cannot load the games: ${errorText(err)}`));
+      this.newGame.append(el("p", { class: "error" }, t("Cannot load the games: {error}", { error: errorText(err) })));
     });
     this.showRecent();
   }
@@ -39,26 +55,26 @@ export class LobbyPage {
     const levels = data.levels || [];
     const form = el("form", { class: "form", "data-testid": "new-game-form" });
     const gameSelect = el("select", { id: "ng-game", name: "game", "data-testid": "new-game-game" });
-    for (const g of games) gameSelect.append(el("option", { value: g.name }, g.title || g.name));
+    for (const g of games) gameSelect.append(el("option", { value: g.name }, gameTitle(g.name, g.title)));
     const optionsBox = el("div", { class: "options", "data-testid": "new-game-options" });
     const seatSelect = el("select", { id: "ng-seat", "data-testid": "new-game-seat" });
     const levelSelect = el("select", { id: "ng-level", "data-testid": "ai-level" });
-    for (const level of levels) levelSelect.append(el("option", { value: level }, level));
+    for (const level of levels) levelSelect.append(el("option", { value: level }, label(`level.${level}`, level)));
     if (levels.includes("medium")) levelSelect.value = "medium";
     const nameInput = el("input", {
       id: "ng-name",
       type: "text",
       maxlength: 40,
       autocomplete: "nickname",
-      placeholder: "optional",
+      placeholder: t("optional"),
       "data-testid": "player-name",
     });
     const modes = [
-      ["online", "A person: send them a link"],
-      ["ai", "The computer"],
-      ["local", "Same screen (both sides here)"],
+      ["online", t("A person: send them a link")],
+      ["ai", t("The computer")],
+      ["local", t("Same screen (both sides here)")],
     ];
-    const modeBox = el("fieldset", { class: "modes" }, el("legend", {}, "Opponent"));
+    const modeBox = el("fieldset", { class: "modes" }, el("legend", {}, t("Opponent")));
     for (const [value, label] of modes) {
       modeBox.append(
         el("label", { class: "radio" },
@@ -68,13 +84,13 @@ export class LobbyPage {
       );
     }
     const levelRow = el("div", { class: "row level-row" },
-      el("label", { for: "ng-level" }, "AI level"), levelSelect);
+      el("label", { for: "ng-level" }, t("AI level")), levelSelect);
     const seatRow = el("div", { class: "row seat-row" },
-      el("label", { for: "ng-seat" }, "My side"), seatSelect);
-    const nameRow = el("div", { class: "row" }, el("label", { for: "ng-name" }, "My name"), nameInput);
+      el("label", { for: "ng-seat" }, t("My side")), seatSelect);
+    const nameRow = el("div", { class: "row" }, el("label", { for: "ng-name" }, t("My name")), nameInput);
     const error = el("p", { class: "error", role: "alert", "data-testid": "new-game-error" });
     const submit = el("button", { type: "submit", class: "primary", "data-testid": "create-game" },
-      "Start the game");
+      t("Start the game"));
 
     const fillGame = () => {
       const game = games.find((g) => g.name === gameSelect.value);
@@ -82,30 +98,42 @@ export class LobbyPage {
       clear(seatSelect);
       if (!game) return;
       for (const opt of game.options || []) {
+        // the option in plain words: the labels game.<game>.option.<name>[.<value>|.help|.none]
         const id = `ng-opt-${opt.name}`;
+        const key = `game.${game.name}.option.${opt.name}`;
+        const noDefault = opt.default === null || opt.default === undefined;
+        const valueText = (value) => label(`${key}.${String(value).toLowerCase()}`, String(value));
         let input;
-        if (opt.choices && opt.choices.length) {
+        let choices = opt.choices && opt.choices.length ? opt.choices : null;
+        if (!choices && typeof opt.default === "boolean") choices = [true, false];
+        if (choices) {
           input = el("select", { id, "data-option": opt.name, "data-testid": `option-${opt.name}` });
-          for (const choice of opt.choices) {
-            input.append(el("option", { value: String(choice) }, String(choice)));
+          // no default of its own (it follows other options): the empty choice leaves it out
+          if (noDefault) input.append(el("option", { value: "" }, label(`${key}.none`, "—")));
+          for (const choice of choices) {
+            input.append(el("option", { value: String(choice) }, valueText(choice)));
           }
-          if (opt.default !== null && opt.default !== undefined) input.value = String(opt.default);
+          if (!noDefault) input.value = String(opt.default);
         } else {
           input = el("input", {
             id,
             type: "text",
             "data-option": opt.name,
             "data-testid": `option-${opt.name}`,
-            value: opt.default === null || opt.default === undefined ? "" : String(opt.default),
+            placeholder: noDefault ? label(`${key}.none`, "") : false,
+            value: noDefault ? "" : String(opt.default),
           });
         }
+        const help = hasLabel(`${key}.help`) ? label(`${key}.help`) : opt.doc;
         optionsBox.append(
-          el("div", { class: "row" }, el("label", { for: id, title: opt.doc || "" }, opt.name), input),
-          opt.doc ? el("p", { class: "hint" }, opt.doc) : null,
+          el("div", { class: "row" }, el("label", { for: id, title: help || "" }, label(key, opt.name)), input),
+          help ? el("p", { class: "hint" }, help) : null,
         );
       }
-      (game.players || ["First", "Second"]).forEach((name, seat) => {
-        seatSelect.append(el("option", { value: String(seat) }, `${name}${seat === 0 ? " (moves first)" : ""}`));
+      (game.players || [t("First"), t("Second")]).forEach((name, seat) => {
+        const side = label(`game.${game.name}.player.${seat}`, name);
+        seatSelect.append(el("option", { value: String(seat) },
+          seat === 0 ? t("{side} (moves first)", { side }) : side));
       });
     };
     const fillMode = () => {
@@ -117,7 +145,7 @@ export class LobbyPage {
     gameSelect.addEventListener("change", fillGame);
     modeBox.addEventListener("change", fillMode);
     form.append(
-      el("div", { class: "row" }, el("label", { for: "ng-game" }, "Game"), gameSelect),
+      el("div", { class: "row" }, el("label", { for: "ng-game" }, t("Game")), gameSelect),
       optionsBox, modeBox, levelRow, seatRow, nameRow, error, submit,
     );
     fillGame();
@@ -156,41 +184,41 @@ export class LobbyPage {
         submit.disabled = false;
       }
     });
-    this.newGame.append(el("h2", { id: "new-game-h" }, "New game"), form);
+    this.newGame.append(el("h2", { id: "new-game-h" }, t("New game")), form);
   }
 
   showMyGames() {
     clear(this.mine);
-    this.mine.append(el("h2", {}, "My games"));
+    this.mine.append(el("h2", {}, t("My games")));
     const list = myGames();
     if (!list.length) {
-      this.mine.append(el("p", { class: "hint" }, "Games you create or join appear here."));
+      this.mine.append(el("p", { class: "hint" }, t("Games you create or join appear here.")));
       return;
     }
     const ul = el("ul", { class: "game-list", "data-testid": "my-games" });
     for (const g of list) {
-      const side = g.seat === "both" ? "both sides" : g.seat === undefined || g.seat === null
-        ? "" : `seat ${Number(g.seat) + 1}`;
+      const side = g.seat === "both" ? t("both sides") : g.seat === undefined || g.seat === null
+        ? "" : t("seat {n}", { n: Number(g.seat) + 1 });
       const when = g.created ? new Date(g.created).toLocaleString() : "";
       ul.append(
         el("li", {},
           el("a", { href: `/g/${g.id}`, "data-internal": true, "data-testid": "my-game-link" },
-            `${g.title || g.game || "game"}`),
-          el("span", { class: "meta" }, ` ${[g.mode, side, when].filter(Boolean).join(" · ")} `),
+            gameTitle(g.game, g.title || g.game || t("game"))),
+          el("span", { class: "meta" }, ` ${[modeText(g.mode), side, when].filter(Boolean).join(" · ")} `),
           el("button", {
             type: "button",
             class: "small",
             "data-testid": "forget-game",
-            title: "Forget this game (and its seat link) on this device",
+            title: t("Forget this game (and its seat link) on this device"),
             onclick: async () => {
-              if (await ask("Forget this game?",
-                "Its seat link is kept only in this browser: without it you cannot move in it again.",
-                "Forget")) {
+              if (await ask(t("Forget this game?"),
+                t("Its seat link is kept only in this browser: without it you cannot move in it again."),
+                t("Forget"))) {
                 forgetGame(g.id);
                 this.showMyGames();
               }
             },
-          }, "Forget"),
+          }, t("Forget")),
         ),
       );
     }
@@ -198,20 +226,21 @@ export class LobbyPage {
   }
 
   async showRecent() {
-    this.recent.append(el("h2", {}, "Recent games"));
+    this.recent.append(el("h2", {}, t("Recent games")));
     try {
       const data = await api.recentGames(20);
       const games = (data && data.games) || [];
       if (!games.length) {
-        this.recent.append(el("p", { class: "hint" }, "No games yet."));
+        this.recent.append(el("p", { class: "hint" }, t("No games yet.")));
         return;
       }
       const ul = el("ul", { class: "game-list", "data-testid": "recent-games" });
       for (const g of games) {
-        const bits = [g.mode, g.status, g.ply !== undefined ? `${g.ply} move${g.ply === 1 ? "" : "s"}` : null];
+        const bits = [modeText(g.mode), statusText(g.status),
+          g.ply !== undefined ? tn("{n} move", "{n} moves", g.ply) : null];
         if (g.result && g.result.result) bits.push(g.result.result);
         ul.append(el("li", {},
-          el("a", { href: `/g/${g.id}`, "data-internal": true }, g.title || g.game || g.id),
+          el("a", { href: `/g/${g.id}`, "data-internal": true }, gameTitle(g.game, g.title || g.game || g.id)),
           el("span", { class: "meta" }, ` ${bits.filter(Boolean).join(" · ")}`)));
       }
       this.recent.append(ul);
@@ -236,11 +265,11 @@ export class LobbyPage {
       if (f) text.value = await f.text();
     });
     const button = el("button", { type: "button", class: "primary", "data-testid": "open-record" },
-      "Review");
+      t("Review"));
     button.addEventListener("click", async () => {
       error.textContent = "";
       if (!text.value.trim()) {
-        error.textContent = "Paste a record or choose a file first.";
+        error.textContent = t("Paste a record or choose a file first.");
         return;
       }
       try {
@@ -252,8 +281,8 @@ export class LobbyPage {
       }
     });
     this.records.append(
-      el("h2", {}, "Open a record"),
-      el("label", { for: "record-text" }, "Paste a game record (text or JSON) or choose a file"),
+      el("h2", {}, t("Open a record")),
+      el("label", { for: "record-text" }, t("Paste a game record (text or JSON) or choose a file")),
       text, file, error, button,
     );
   }

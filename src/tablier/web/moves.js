@@ -3,6 +3,7 @@
 // decisions of one action, e.g. Voldétour's take and put).
 
 import { api, ApiError, errorText } from "./api.js";
+import { t } from "./i18n.js";
 import { settings } from "./store.js";
 import { clear, el } from "./ui.js";
 
@@ -27,7 +28,7 @@ export function readTyped(text, legal, board) {
   if (same.length === 1) return { notation: same[0].notation };
   const read = board && typeof board.readMove === "function" ? board.readMove(text, legal) : null;
   if (read && legal.includes(read)) return { notation: read.notation };
-  if (!legal.length) return { error: "There is no legal move in this position." };
+  if (!legal.length) return { error: t("There is no legal move in this position.") };
   // suggestions: the legal moves that continue what was typed, else that begin like it
   let like = legal.filter((m) => moveKey(m.notation).startsWith(key));
   if (!like.length && key.length >= 2) {
@@ -35,8 +36,10 @@ export function readTyped(text, legal, board) {
   }
   const names = like.slice(0, 6).map((m) => m.notation);
   const more = like.length > names.length ? ", …" : "";
-  const hint = names.length ? ` Legal moves like it: ${names.join(", ")}${more}.` : "";
-  return { error: `${text} is not a legal move in this position.${hint}` };
+  const error = t("{move} is not a legal move in this position.", { move: text });
+  if (!names.length) return { error };
+  const hint = t("Legal moves like it: {moves}.", { moves: `${names.join(", ")}${more}` });
+  return { error: `${error} ${hint}` };
 }
 
 /**
@@ -55,15 +58,15 @@ export class MoveInput {
       autocomplete: "off",
       spellcheck: "false",
       maxlength: 60,
-      placeholder: "type a move",
-      "aria-label": "Move in notation",
+      placeholder: t("type a move"),
+      "aria-label": t("Move in notation"),
       "aria-describedby": "move-error",
       "data-testid": "move-input",
     });
     this.error = el("div", { class: "move-error", id: "move-error", role: "alert",
       "data-testid": "move-error" });
     this.form = el("form", { class: "move-form", "data-testid": "move-form" },
-      this.input, el("button", { type: "submit", "data-testid": "move-submit" }, "Play"));
+      this.input, el("button", { type: "submit", "data-testid": "move-submit" }, t("Play")));
     this.form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = this.input.value.trim();
@@ -89,11 +92,11 @@ export class MoveInput {
     this.error.textContent = "";
     if (!viewer.live) {
       viewer.go(null);
-      this.showError("You were looking at an earlier position: here is the current one.");
+      this.showError(t("You were looking at an earlier position: here is the current one."));
       return;
     }
     if (!page.isMyTurn()) {
-      this.showError(page.active ? "It is not your turn." : "The game is over.");
+      this.showError(page.active ? t("It is not your turn.") : t("The game is over."));
       if (viewer.board) viewer.board.reset();
       return;
     }
@@ -102,7 +105,7 @@ export class MoveInput {
       const ply = viewer.lastPly;
       const legal = await this.legalNow();
       if (viewer.lastPly !== ply || !page.isMyTurn()) {
-        this.showError("The position changed while your move was being checked: look again.");
+        this.showError(t("The position changed while your move was being checked: look again."));
         return;
       }
       if (legal) {
@@ -145,13 +148,15 @@ export class MoveInput {
         const p = this.pending;
         this.cancelPending(false);
         if (p && p.ply === viewer.lastPly) this.send(p.notation, p.typed);
-      } }, "Play it");
+      } }, t("Play it"));
     const no = el("button", { type: "button", "data-testid": "cancel-move",
-      onclick: () => this.cancelPending() }, "Cancel");
+      onclick: () => this.cancelPending() }, t("Cancel"));
+    // "Play {move}?" with the move in bold: the sentence is split around its placeholder
+    const [before, after] = t("Play {move}?").split("{move}");
     this.confirmBar.append(
-      el("span", {}, "Play "),
-      el("strong", { "data-testid": "pending-move" }, [].concat(notation).join(", then ")),
-      el("span", {}, "?"),
+      el("span", {}, before || ""),
+      el("strong", { "data-testid": "pending-move" }, [].concat(notation).join(t(", then "))),
+      el("span", {}, after || ""),
       yes, no,
     );
     this.confirmBar.hidden = false;

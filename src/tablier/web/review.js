@@ -2,12 +2,13 @@
 // reload keeps it), with the board, move list, history and result of the viewer.
 
 import { loadReview, setSetting, settings } from "./store.js";
+import { t } from "./i18n.js";
 import { download, el } from "./ui.js";
 import { Viewer } from "./viewer.js";
 
 export class ReviewPage {
   constructor(container) {
-    document.title = "Review — Tablier";
+    document.title = t("Review — Tablier");
     this.data = loadReview();
     this.viewer = new Viewer(null, { onSubmit: () => {} });
     const v = this.viewer;
@@ -15,12 +16,12 @@ export class ReviewPage {
     v.host = this.root;
     container.append(this.root);
     if (!this.data || !Array.isArray(this.data.views) || !this.data.views.length) {
-      this.root.append(el("section", { class: "panel" }, el("h1", {}, "No record to review"),
-        el("p", {}, el("a", { href: "/", "data-internal": true }, "Open one from the lobby"))));
+      this.root.append(el("section", { class: "panel" }, el("h1", {}, t("No record to review")),
+        el("p", {}, el("a", { href: "/", "data-internal": true }, t("Open one from the lobby")))));
       return;
     }
     const headers = el("dl", { class: "headers", "data-testid": "record-headers" },
-      el("dt", {}, "Game"), el("dd", { "data-testid": "record-spec" }, String(this.data.spec || this.data.game)));
+      el("dt", {}, t("Game")), el("dd", { "data-testid": "record-spec" }, String(this.data.spec || this.data.game)));
     for (const [key, value] of Object.entries(this.data.headers || {})) {
       if (key === "Game") continue;
       headers.append(el("dt", {}, key), el("dd", {}, String(value)));
@@ -33,15 +34,15 @@ export class ReviewPage {
     this.root.append(
       el("div", { class: "board-column" }, v.status, v.banner, v.boardHost, v.historyBar),
       el("aside", { class: "side-column" },
-        el("section", { class: "panel" }, el("h2", {}, "Record"), headers),
+        el("section", { class: "panel" }, el("h2", {}, t("Record")), headers),
         el("section", { class: "panel" }, v.info),
-        el("section", { class: "panel" }, el("h2", {}, "Moves"), v.moveList),
+        el("section", { class: "panel" }, el("h2", {}, t("Moves")), v.moveList),
         el("section", { class: "panel" },
           el("button", { type: "button", "data-testid": "export-record",
             onclick: () => download(`tablier-${this.data.game}-record.txt`, this.data.text || "") },
-          "Download the record"),
-          el("label", { class: "check" }, coords, " Show coordinates"),
-          el("a", { href: "/", "data-internal": true, class: "button-link" }, "Lobby"))),
+          t("Download the record")),
+          el("label", { class: "check" }, coords, " ", t("Show coordinates")),
+          el("a", { href: "/", "data-internal": true, class: "button-link" }, t("Lobby")))),
     );
     this.start();
   }
@@ -58,7 +59,7 @@ export class ReviewPage {
       v.result = { result: tags.Result, winner: winners[tags.Result], reason: tags.Reason || "",
         message: tags.Reason || "" };
     }
-    v.status.textContent = `Reviewing a record of ${this.data.spec || this.data.game}`;
+    v.status.textContent = t("Reviewing a record of {game}", { game: this.data.spec || this.data.game });
     await v.ensureBoard(this.data.game);
     v.render();
   }

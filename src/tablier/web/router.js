@@ -2,6 +2,7 @@
 // A page is an object with an optional destroy(); it draws itself into the container it
 // is given.  app.js registers the pages (this module knows none of them).
 
+import { t } from "./i18n.js";
 import { clear, el } from "./ui.js";
 
 let container = null;
@@ -44,7 +45,7 @@ function route() {
     }
   }
   container.append(
-    el("section", { class: "panel" }, el("h1", {}, "Not found"),
-      el("p", {}, el("a", { href: "/", "data-internal": true }, "Back to the lobby"))),
+    el("section", { class: "panel" }, el("h1", {}, t("Not found")),
+      el("p", {}, el("a", { href: "/", "data-internal": true }, t("Back to the lobby")))),
   );
 }

@@ -3,6 +3,8 @@
 // No inline styles either (the Content-Security-Policy has no 'unsafe-inline' for styles):
 // appearance comes from classes in style.css and games/<name>.css, `hidden` hides.
 
+import { t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function apply(node, attrs) {
@@ -136,12 +138,12 @@ export function choose(title, options) {
     testid: `choice-${i}`,
     primary: i === 0,
   }));
-  buttons.push({ label: "Cancel", value: null, testid: "choice-cancel" });
+  buttons.push({ label: t("Cancel"), value: null, testid: "choice-cancel" });
   return dialog(title, null, buttons);
 }
 
 /** Ask a yes/no question → Promise<boolean>. */
-export async function ask(title, text, yes = "Yes", no = "Cancel") {
+export async function ask(title, text, yes = t("Yes"), no = t("Cancel")) {
   const value = await dialog(title, text ? el("p", {}, text) : null, [
     { label: yes, value: true, testid: "dialog-yes", primary: true },
     { label: no, value: false, testid: "dialog-no" },
@@ -175,13 +177,13 @@ export function download(filename, text, type = "text/plain") {
 }
 
 /** Copy `text` to the clipboard (falls back to a prompt-like dialog showing it). */
-export async function copyText(text, what = "Link") {
+export async function copyText(text, what = t("Link")) {
   try {
     await navigator.clipboard.writeText(text);
-    toast(`${what} copied`);
+    toast(t("{what} copied", { what }));
   } catch (_) {
     const input = el("input", { value: text, readonly: true, class: "copy-field", "data-testid": "copy-field" });
-    const shown = dialog(what, input, [{ label: "Close", value: null, primary: true }]);
+    const shown = dialog(what, input, [{ label: t("Close"), value: null, primary: true }]);
     input.select();
     await shown;
   }

@@ -8,6 +8,7 @@
 // game of any length keeps its whole move list and navigation.
 
 import { errorText } from "./api.js";
+import { localView, reasonText, t } from "./i18n.js";
 import { settings } from "./store.js";
 import { choose, clear, el, sideMarker, toast } from "./ui.js";
 
@@ -69,11 +70,11 @@ export class Viewer {
     const navButton = (testid, label, title, fn) =>
       el("button", { type: "button", "data-testid": testid, title, "aria-label": title, onclick: fn }, label);
     this.historyBar.append(
-      navButton("nav-first", "«", "Start (Home)", () => this.go(0)),
-      navButton("nav-prev", "‹", "Back one move (←)", () => this.step(-1)),
+      navButton("nav-first", "«", t("Start (Home)"), () => this.go(0)),
+      navButton("nav-prev", "‹", t("Back one move (←)"), () => this.step(-1)),
       this.plyLabel,
-      navButton("nav-next", "›", "Forward one move (→)", () => this.step(1)),
-      navButton("nav-last", "»", "Latest position (End)", () => this.go(null)),
+      navButton("nav-next", "›", t("Forward one move (→)"), () => this.step(1)),
+      navButton("nav-last", "»", t("Latest position (End)"), () => this.go(null)),
     );
     this.info = el("div", { class: "info", "data-testid": "info" });
     this.moveList = el("ol", { class: "move-list", "data-testid": "move-list" });
@@ -113,7 +114,7 @@ export class Viewer {
       const name = encodeURIComponent(game);
       [module] = await Promise.all([import(`./games/${name}.js`), loadStylesheet(name)]);
     } catch (err) {
-      this.boardHost.append(el("p", { class: "error" }, `No board for ${game}: ${errorText(err)}`));
+      this.boardHost.append(el("p", { class: "error" }, t("No board for {game}: {error}", { game, error: errorText(err) })));
       throw err;
     }
     this.board = module.createBoard(this.boardHost, {
@@ -248,7 +249,7 @@ export class Viewer {
       },
       (err) => {
         this.tried.delete(ply); // tried again when shown again
-        toast(`Cannot load the history: ${errorText(err)}`, "error");
+        toast(t("Cannot load the history: {error}", { error: errorText(err) }), "error");
       },
     );
   }
@@ -269,19 +270,22 @@ export class Viewer {
     if (!this.has(ply) && this.loader) this.load(ply);
     this.boardHost.classList.toggle("loading", !view);
     if (this.board && view) {
-      this.board.render(view, {
+      const shown = localView(this.boardGame, view);
+      this.board.render(shown, {
         legal: this.live ? this.legal : null,
         last,
         coordinates: s.coordinates,
         flipped: this.flipped,
       });
       clear(this.info);
-      const panel = this.board.info ? this.board.info(view) : null;
+      const panel = this.board.info ? this.board.info(shown) : null;
       if (panel) this.info.append(panel);
     }
     this.plyLabel.textContent = this.live
-      ? `move ${this.lastPly} (latest)`
-      : `move ${ply} of ${this.lastPly}${view ? "" : " (loading…)"}`;
+      ? t("move {ply} (latest)", { ply: this.lastPly })
+      : view
+        ? t("move {ply} of {last}", { ply, last: this.lastPly })
+        : t("move {ply} of {last} (loading…)", { ply, last: this.lastPly });
     this.host.classList.toggle("viewing-history", !this.live);
     this.renderMoveList();
     this.renderBanner();
@@ -315,14 +319,14 @@ export class Viewer {
     clear(this.banner);
     this.banner.hidden = !result;
     if (!result) return;
-    const players = (this.views[this.lastPly] || {}).players || [];
+    const players = localView(this.boardGame, this.views[this.lastPly] || {}).players || [];
     const winner = result.winner === 0 || result.winner === 1 ? players[result.winner] : null;
     this.banner.append(
       el("strong", { class: "result" }, result.result || ""),
       " ",
-      el("span", { class: "headline" }, winner ? `${winner} wins` : "Draw"),
+      el("span", { class: "headline" }, winner ? t("{player} wins", { player: winner }) : t("Draw")),
       el("span", { class: "reason", "data-testid": "result-reason" },
-        ` — ${result.message || result.reason || ""}`),
+        ` — ${reasonText(this.boardGame, result, players)}`),
     );
   }
 }

@@ -1,6 +1,8 @@
 // Voldétour board: coordinates, the isometric projection and the faces of the solids
 // (pure functions, no DOM, no state).  Part of games/voldetour.js (see its header).
 
+import { t } from "../i18n.js";
+
 // isometric projection: screen x = (u - v) * A, screen y = (u + v) * B - z * C
 const A = 24;
 const B = 12;
@@ -15,8 +17,11 @@ const LIGHT = (() => {
 })();
 export const DIRS = { n: [0, 1], e: [1, 0], s: [0, -1], w: [-1, 0] };
 export const ARROWS = { n: "↑", e: "→", s: "↓", w: "←", u: "⇅" };
-export const DIR_WORDS = { n: "rises north", e: "rises east", s: "rises south", w: "rises west",
-  u: "upside down, nested on a slope" };
+/** How a slope lies, in words (`dir`: n, e, s, w, or u for a stair nested upside down). */
+export function dirWords(dir) {
+  return { n: t("rises north"), e: t("rises east"), s: t("rises south"), w: t("rises west"),
+    u: t("upside down, nested on a slope") }[dir] || dir;
+}
 export const MAP_SQ = 34;
 
 export function labelOf(files, x, y) {

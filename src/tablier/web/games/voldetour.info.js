@@ -2,6 +2,7 @@
 // the leave-the-tower deadline, the turn, what is done and the piece in hand.  Part of
 // games/voldetour.js.
 
+import { t, tn } from "../i18n.js";
 import { el, svg } from "../ui.js";
 
 /** The side panel: each player's reserve and deadline, the turn and the piece in hand. */
@@ -18,26 +19,30 @@ export function infoPanel(v) {
       mark.append(svg("circle", { cx: 7, cy: 7, r: 5, fill: "#fff", stroke: "var(--side1, #0072B2)", "stroke-width": 2 }));
       mark.append(svg("circle", { cx: 7, cy: 7, r: 2, fill: "var(--side1, #0072B2)" }));
     }
-    const pattern = p === 0 ? "plain" : "striped";
-    line.append(el("div", { class: "vd-player-name" }, mark, `${name} (${pattern} pieces)`));
-    const blocks = res.blocks.length ? res.blocks.map((b) => blockSize.get(b) || b).join(", ") : "none";
-    line.append(el("div", {}, `Reserve: blocks ${blocks}; stairs ${res.stairs}`));
+    const side = p === 0 ? t("{player} (plain pieces)", { player: name })
+      : t("{player} (striped pieces)", { player: name });
+    line.append(el("div", { class: "vd-player-name" }, mark, side));
+    const blocks = res.blocks.length ? res.blocks.map((b) => blockSize.get(b) || b).join(", ") : t("none");
+    line.append(el("div", {}, t("Reserve: blocks {blocks}; stairs {stairs}", { blocks, stairs: res.stairs })));
     const deadline = (v.turn.deadlines || []).find((d) => d.player === p);
     if (deadline && !v.outcome) {
       line.append(el("div", { class: deadline.own_turns_left <= 1 ? "vd-warn" : "" },
-        `Lord must leave its tower by the end of turn ${deadline.turn} (${deadline.own_turns_left} own turn${deadline.own_turns_left === 1 ? "" : "s"} left)`));
+        tn("Lord must leave its tower by the end of turn {turn} ({n} own turn left)",
+          "Lord must leave its tower by the end of turn {turn} ({n} own turns left)",
+          deadline.own_turns_left, { turn: deadline.turn })));
     }
     box.append(line);
   });
   if (!v.outcome) {
-    const t = v.turn;
+    const turn = v.turn;
     const done = [];
-    done.push(t.done.block ? "block ✓" : "block –");
-    done.push(t.done.stair ? "stair ✓" : "stair –");
-    done.push("Lord –");
-    box.append(el("div", { "data-testid": "vd-turn" },
-      `Turn ${t.number}${v.turn.max_turns ? ` of ${v.turn.max_turns}` : ""}: ${v.players[t.player]} — ${done.join(", ")}`));
-    if (t.hand) box.append(el("div", {}, `In hand: ${t.hand.notation}`));
+    done.push(t("block") + (turn.done.block ? " ✓" : " –"));
+    done.push(t("stair") + (turn.done.stair ? " ✓" : " –"));
+    done.push(t("Lord") + " –");
+    const values = { n: turn.number, max: turn.max_turns, player: v.players[turn.player] };
+    const head = turn.max_turns ? t("Turn {n} of {max}: {player}", values) : t("Turn {n}: {player}", values);
+    box.append(el("div", { "data-testid": "vd-turn" }, `${head} — ${done.join(", ")}`));
+    if (turn.hand) box.append(el("div", {}, t("In hand: {piece}", { piece: turn.hand.notation })));
   }
   return box;
 }

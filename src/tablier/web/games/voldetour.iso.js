@@ -2,6 +2,7 @@
 // board's state (voldetour.model.js) at a rotation.  Solids are drawn one unit cell at a
 // time in painter's order (docs/web-client.md, "Drawing").  Part of games/voldetour.js.
 
+import { t } from "../i18n.js";
 import { svg } from "../ui.js";
 import {
   coordOf,
@@ -49,7 +50,7 @@ export function drawIso(st, r) {
     "data-rotation": String(r),
     viewBox: `${(minX - pad).toFixed(0)} ${(minY - pad).toFixed(0)} ${(maxX - minX + 2 * pad).toFixed(0)} ${(maxY - minY + 2 * pad + 8).toFixed(0)}`,
     role: "img",
-    "aria-label": "Voldétour board in 3D",
+    "aria-label": t("Voldétour board in 3D"),
   });
   root3d.append(defs());
 
@@ -234,7 +235,8 @@ function drawLord(proj, lord, players) {
     g.append(svg("circle", { cx, cy: cy - 23, r: 5, fill: "#fff", stroke: fill, "stroke-width": 2.5 }));
     g.append(svg("path", { d: crown, fill: "#fff", stroke: fill, "stroke-width": 2 }));
   }
-  g.append(svg("title", {}, `${players[lord.owner]}'s Lord on ${lord.square} (level ${lord.level})`));
+  g.append(svg("title", {}, t("{player}'s Lord on {square} (level {n})",
+    { player: players[lord.owner], square: lord.square, n: lord.level })));
   return g;
 }
 

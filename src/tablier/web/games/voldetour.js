@@ -15,6 +15,7 @@
 // voldetour.info.js the side panel; voldetour.geometry.js the projection and solids.
 // Every function is given the state explicitly.
 
+import { t } from "../i18n.js";
 import { clear, el } from "../ui.js";
 import { infoPanel } from "./voldetour.info.js";
 import { clickSquare, keyAction } from "./voldetour.input.js";
@@ -34,8 +35,11 @@ import {
 import { drawTray } from "./voldetour.tray.js";
 
 const ROTATION_KEY = "tablier.voldetour.rotation";
-const COMPASS = ["north at the back right", "north at the back left",
-  "north at the front left", "north at the front right"];
+/** Where north lies in the 3D view turned `r` quarter turns, in words. */
+function compass(r) {
+  return [t("north at the back right"), t("north at the back left"),
+    t("north at the front left"), t("north at the front right")][r];
+}
 
 function storedRotation() {
   try {
@@ -63,10 +67,10 @@ export function createBoard(host, { submit, choose } = {}) {
 
   const rotLabel = el("span", { class: "vd-rot-label", "data-testid": "vd-rotation" });
   viewbar.append(
-    el("button", { type: "button", "data-testid": "vd-rotate-left", title: "Turn the 3D view left ([)",
-      "aria-label": "Turn the 3D view left", onclick: () => rotate(-1) }, "⟲"),
+    el("button", { type: "button", "data-testid": "vd-rotate-left", title: t("Turn the 3D view left ([)"),
+      "aria-label": t("Turn the 3D view left"), onclick: () => rotate(-1) }, "⟲"),
     el("button", { type: "button", "data-testid": "vd-rotate-right",
-      title: "Turn the 3D view right (])", "aria-label": "Turn the 3D view right",
+      title: t("Turn the 3D view right (])"), "aria-label": t("Turn the 3D view right"),
       onclick: () => rotate(1) }, "⟳"),
     rotLabel,
   );
@@ -132,7 +136,7 @@ export function createBoard(host, { submit, choose } = {}) {
   function draw() {
     if (!st.view) return;
     const r = viewRotation(st);
-    rotLabel.textContent = `3D view: ${COMPASS[r]}`;
+    rotLabel.textContent = t("3D view: {north}", { north: compass(r) });
     const hadFocus = mapPane.contains(document.activeElement);
     clear(isoPane).append(drawIso(st, r));
     map = drawMap(st, mapHandlers);

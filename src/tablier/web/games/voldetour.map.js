@@ -4,7 +4,8 @@
 // state (hover, focusSq); clicks go to the handler given.  Part of games/voldetour.js.
 
 import { clear, svg } from "../ui.js";
-import { coordOf, DIR_WORDS, DIRS, labelOf, MAP_SQ, polyPoints, sideFill } from "./voldetour.geometry.js";
+import { t } from "../i18n.js";
+import { coordOf, dirWords, DIRS, labelOf, MAP_SQ, polyPoints, sideFill } from "./voldetour.geometry.js";
 import { defs } from "./voldetour.iso.js";
 import { currentGroup, ghost, lastSquares, selectedPiece } from "./voldetour.model.js";
 
@@ -29,7 +30,7 @@ export function drawMap(st, { click, pointerMoved }) {
     "data-testid": "vd-map",
     viewBox: `0 0 ${W * S + 2 * m} ${H * S + 2 * m}`,
     role: "group",
-    "aria-label": "Voldétour height map",
+    "aria-label": t("Voldétour height map"),
   });
   root2d.append(defs());
   const pos = (x, y) => (flipped ? [m + (W - 1 - x) * S, m + y * S] : [m + x * S, m + (H - 1 - y) * S]);
@@ -173,12 +174,14 @@ export function drawOverlay(st, parts) {
 }
 
 function squareDescription(view, sq, col, lord, tower) {
-  let text = sq;
-  if (tower) text += `, ${view.players[tower.owner]}'s tower`;
-  else if (col.slope) text += `, slope from level ${col.slope.level}, ${DIR_WORDS[col.slope.dir]}`;
-  else text += `, height ${col.height}`;
-  if (lord) text += `, ${view.players[lord.owner]}'s Lord`;
-  return text;
+  const parts = [sq];
+  if (tower) parts.push(t("{player}'s tower", { player: view.players[tower.owner] }));
+  else if (col.slope) {
+    parts.push(t("slope from level {level}, {direction}",
+      { level: col.slope.level, direction: dirWords(col.slope.dir) }));
+  } else parts.push(t("height {n}", { n: col.height }));
+  if (lord) parts.push(t("{player}'s Lord", { player: view.players[lord.owner] }));
+  return parts.join(", ");
 }
 
 function mapOwner(px, py, S, owner) {
@@ -213,7 +216,7 @@ function mapTower(px, py, S, tower, players) {
   g.append(svg("path", { d, fill: own ? sideFill(0) : "#fff", stroke: own ? "#000" : sideFill(1),
     "stroke-width": own ? 1 : 2 }));
   if (!own) g.append(svg("circle", { cx: px + S / 2, cy: yt + 6, r: 2, fill: sideFill(1) }));
-  g.append(svg("title", {}, `${players[tower.owner]}'s tower (height ${tower.height})`));
+  g.append(svg("title", {}, t("{player}'s tower (height {n})", { player: players[tower.owner], n: tower.height })));
   return g;
 }
 
@@ -247,6 +250,6 @@ function mapLord(px, py, S, lord, onTower, players) {
     g.append(svg("path", { d: crown, fill: "#fff", stroke: sideFill(1), "stroke-width": 2 }));
     g.append(svg("circle", { cx, cy: cy + 4, r: 2.6, fill: sideFill(1) }));
   }
-  g.append(svg("title", {}, `${players[lord.owner]}'s Lord (level ${lord.level})`));
+  g.append(svg("title", {}, t("{player}'s Lord (level {n})", { player: players[lord.owner], n: lord.level })));
   return g;
 }

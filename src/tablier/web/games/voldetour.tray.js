@@ -3,21 +3,24 @@
 // call the board's actions (`act`: reset, selectPiece, toggleLord, orient,
 // nextOrientation, send).  Part of games/voldetour.js.
 
+import { reasonText, t } from "../i18n.js";
 import { clear, el } from "../ui.js";
-import { ARROWS, DIR_WORDS } from "./voldetour.geometry.js";
+import { ARROWS, dirWords } from "./voldetour.geometry.js";
 import { currentGroup, groupsFor, selectedPiece } from "./voldetour.model.js";
 
 function pieceLabel(view, piece) {
   if (piece.kind === "block") {
     const size = view.board.blocks.find((b) => b.name === piece.name);
     const dims = size ? size.size.join("×") : piece.name;
-    return piece.from ? `Block ${dims} on ${piece.from.anchor}` : `Block ${dims}`;
+    return piece.from ? t("Block {size} on {square}", { size: dims, square: piece.from.anchor })
+      : t("Block {size}", { size: dims });
   }
-  return piece.from ? `Stair on ${piece.from.anchor}` : `Stair (${view.reserves[view.turn.player].stairs} left)`;
+  return piece.from ? t("Stair on {square}", { square: piece.from.anchor })
+    : t("Stair ({n} left)", { n: view.reserves[view.turn.player].stairs });
 }
 
 function orientationLabel(orientation) {
-  if (ARROWS[orientation]) return orientation === "u" ? "⇅ nested" : `${ARROWS[orientation]} ${orientation.toUpperCase()}`;
+  if (ARROWS[orientation]) return orientation === "u" ? "⇅ " + t("nested") : `${ARROWS[orientation]} ${orientation.toUpperCase()}`;
   return orientation.replace(/x/g, "×");
 }
 
@@ -26,18 +29,18 @@ export function drawTray(st, tray, act) {
   clear(tray);
   const hint = el("div", { class: "vd-hint", "data-testid": "vd-hint", role: "status" });
   if (!legal || !view || view.outcome) {
-    hint.textContent = view && view.outcome ? view.outcome.message || "" : "";
+    hint.textContent = view && view.outcome ? reasonText("voldetour", view.outcome, view.players) : "";
     tray.append(hint);
     return;
   }
   const hand = view.turn.hand;
   const row = el("div", { class: "vd-row vd-pieces" });
   if (hand && moves.puts.length) {
-    row.append(el("span", { class: "vd-label" }, "In hand:"),
+    row.append(el("span", { class: "vd-label" }, t("In hand:")),
       el("button", { type: "button", class: "selected", "data-testid": "vd-hand",
         onclick: () => act.reset() }, pieceLabel(view, hand)));
   } else if (moves.takes.length) {
-    row.append(el("span", { class: "vd-label" }, "Pieces:"));
+    row.append(el("span", { class: "vd-label" }, t("Pieces:")));
     for (const mv of moves.takes) {
       const chosen = sel && sel.type === "piece" && sel.key === mv.notation;
       row.append(el("button", {
@@ -56,49 +59,54 @@ export function drawTray(st, tray, act) {
       class: sel && sel.type === "lord" ? "selected" : "",
       "data-testid": "vd-lord",
       onclick: () => act.toggleLord(),
-    }, "Lord"));
+    }, t("Lord")));
   }
   if (moves.end) {
-    row.append(el("button", { type: "button", "data-testid": "vd-end", onclick: () => act.send(moves.end.notation) }, "End turn"));
+    row.append(el("button", { type: "button", "data-testid": "vd-end", onclick: () => act.send(moves.end.notation) }, t("End turn")));
   }
   if (moves.pass) {
-    row.append(el("button", { type: "button", "data-testid": "vd-pass", onclick: () => act.send(moves.pass.notation) }, "Pass"));
+    row.append(el("button", { type: "button", "data-testid": "vd-pass", onclick: () => act.send(moves.pass.notation) }, t("Pass")));
   }
   if (row.childNodes.length) tray.append(row);
   if (sel && sel.type === "piece") {
     const groups = groupsFor(st, sel.key);
-    const orow = el("div", { class: "vd-row vd-orients" }, el("span", { class: "vd-label" }, "Orientation:"));
+    const orow = el("div", { class: "vd-row vd-orients" }, el("span", { class: "vd-label" }, t("Orientation:")));
     for (const g of groups) {
       orow.append(el("button", {
         type: "button",
         class: g.orientation === sel.orientation ? "selected" : "",
         "data-testid": `vd-orient-${g.orientation}`,
-        title: ARROWS[g.orientation] ? DIR_WORDS[g.orientation] : `${g.orientation} (columns × rows × levels)`,
+        title: ARROWS[g.orientation] ? dirWords(g.orientation)
+          : t("{size} (columns × rows × levels)", { size: g.orientation }),
         onclick: () => act.orient(g.orientation),
       }, orientationLabel(g.orientation)));
     }
     if (groups.length > 1) {
-      orow.append(el("button", { type: "button", "data-testid": "vd-orient-next", title: "Next orientation (o)",
-        onclick: () => act.nextOrientation(1) }, "⟳ turn piece"));
+      orow.append(el("button", { type: "button", "data-testid": "vd-orient-next", title: t("Next orientation (o)"),
+        onclick: () => act.nextOrientation(1) }, "⟳ " + t("turn piece")));
     }
     if (sel.key !== "hand") {
-      orow.append(el("button", { type: "button", "data-testid": "vd-cancel", onclick: () => act.reset() }, "Cancel"));
+      orow.append(el("button", { type: "button", "data-testid": "vd-cancel", onclick: () => act.reset() }, t("Cancel")));
     }
     tray.append(orow);
     const g = currentGroup(st);
     const n = g ? Object.keys(g.anchors).length : 0;
-    hint.textContent = `Click a highlighted square (${n}) to place the ${selectedPiece(st).kind}; `
-      + "the square is its corner with the lowest column and row.";
+    const corner = t("the square is its corner with the lowest column and row.");
+    hint.textContent = selectedPiece(st).kind === "block"
+      ? t("Click a highlighted square ({n}) to place the block;", { n }) + " " + corner
+      : t("Click a highlighted square ({n}) to place the stair;", { n }) + " " + corner;
   } else if (sel && sel.type === "lord") {
-    hint.textContent = `Click a highlighted square to move your Lord (${moves.lords.size} reachable).`;
+    hint.textContent = t("Click a highlighted square to move your Lord ({n} reachable).",
+      { n: moves.lords.size });
   } else if (hand) {
-    hint.textContent = "Place the piece in hand.";
+    hint.textContent = t("Place the piece in hand.");
   } else {
     const parts = [];
-    if (moves.takes.length) parts.push("choose a piece");
-    if (moves.lords.size) parts.push("click your Lord");
-    if (moves.end) parts.push("end your turn");
-    hint.textContent = parts.length ? `Your move: ${parts.join(", or ")}.` : "";
+    if (moves.takes.length) parts.push(t("choose a piece"));
+    if (moves.lords.size) parts.push(t("click your Lord"));
+    if (moves.end) parts.push(t("end your turn"));
+    const actions = parts.join(t(", or "));
+    hint.textContent = parts.length ? t("Your move: {actions}.", { actions }) : "";
   }
   tray.append(hint);
 }

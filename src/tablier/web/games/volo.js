@@ -14,6 +14,7 @@
 //   click on a bird of that region);
 // - clicking the anchor again, or an empty unmarked cell, drops the selection.
 
+import { label as catalogLabel, t, tn } from "../i18n.js";
 import { moveKey } from "../moves.js";
 import { el, svg } from "../ui.js";
 
@@ -75,11 +76,11 @@ function sameCells(a, b) {
 /** Create the Volo board inside `host` (see docs/web-client.md, "Volo board"). */
 export function createBoard(host, { submit, choose } = {}) {
   const root = el("div", { class: "volo-board" });
-  const skySvg = svg("svg", { class: "volo-sky", role: "group", "aria-label": "Volo board" });
+  const skySvg = svg("svg", { class: "volo-sky", role: "group", "aria-label": t("Volo board") });
   const bar = el("div", { class: "volo-bar" });
   const hint = el("span", { "data-testid": "volo-hint", "aria-live": "polite" });
   const passButton = el("button", { type: "button", "data-testid": "volo-pass", hidden: true },
-    "Pass");
+    t("Pass"));
   bar.append(hint, passButton);
   root.append(skySvg, bar);
   host.append(root);
@@ -194,24 +195,28 @@ export function createBoard(host, { submit, choose } = {}) {
     } else if (choice) {
       const other = view.players[1 - view.to_move];
       hint.textContent =
-        `This flight divides ${other}: choose the region to keep (click one of its birds).`;
+        t("This flight divides {player}: choose the region to keep (click one of its birds).",
+          { player: other });
     } else if (selection) {
       const line = selection.line;
-      const what = line.length > 1 ? `line ${line[0]}–${line.at(-1)}` : selection.anchor;
+      const what = line.length > 1
+        ? t("line {first}–{last}", { first: line[0], last: line.at(-1) })
+        : selection.anchor;
       hint.textContent = flightTargets().size
-        ? `${what} selected: click a marked cell (where the leading bird lands), ` +
-          "or another bird in line."
-        : `${what} has no flight of its own: click the bird at the other end of a line, ` +
-          "or another bird.";
+        ? t("{what} selected: click a marked cell (where the leading bird lands), " +
+          "or another bird in line.", { what })
+        : t("{what} has no flight of its own: click the bird at the other end of a line, " +
+          "or another bird.", { what });
     } else {
       const adds = legal.some((m) => m.kind === "add");
       const flies = legal.some((m) => m.kind === "fly");
       const parts = [];
-      if (adds) parts.push("click a marked cell to add a bird");
-      if (flies) parts.push("click one of your birds to fly");
+      if (adds) parts.push(t("click a marked cell to add a bird"));
+      if (flies) parts.push(t("click one of your birds to fly"));
+      const or = t(", or ");
       hint.textContent = parts.length
-        ? `${player} to play: ${parts.join(", or ")}.`
-        : `${player} can only pass.`;
+        ? t("{player} to play: {actions}.", { player, actions: parts.join(or) })
+        : t("{player} can only pass.", { player });
     }
     const canPass = !!(legal && legal.some((m) => m.kind === "pass"));
     passButton.hidden = !canPass;
@@ -227,12 +232,13 @@ export function createBoard(host, { submit, choose } = {}) {
     const other = view.players[1 - view.to_move];
     const options = moves.map((m, i) => ({
       label:
-        `Region ${i + 1}: keep ${m.kept.length} bird${m.kept.length === 1 ? "" : "s"} ` +
-        `(${m.kept.join(" ")}), remove ${m.removed.length}` +
-        (m.opponent_wins ? ` (${other} is then one flock and wins)` : ""),
+        tn("Region {region}: keep {n} bird ({cells}), remove {removed}",
+          "Region {region}: keep {n} birds ({cells}), remove {removed}",
+          m.kept.length, { region: i + 1, cells: m.kept.join(" "), removed: m.removed.length }) +
+        (m.opponent_wins ? " " + t("({player} is then one flock and wins)", { player: other }) : ""),
       value: m.notation,
     }));
-    Promise.resolve(choose(`Which region of ${other}'s birds do you keep?`, options)).then(
+    Promise.resolve(choose(t("Which region of {player}'s birds do you keep?", { player: other }), options)).then(
       (value) => {
         if (!choice || choice.token !== token) return;
         if (value == null || value === "") {
@@ -426,7 +432,8 @@ export function createBoard(host, { submit, choose } = {}) {
       `${(minX - pad).toFixed(1)} ${(minY - pad).toFixed(1)} ` +
         `${(maxX - minX + 2 * pad).toFixed(1)} ${(maxY - minY + 2 * pad).toFixed(1)}`,
     );
-    skySvg.setAttribute("aria-label", `Volo ${board.board} board`);
+    skySvg.setAttribute("aria-label", t("Volo board ({board})", {
+      board: catalogLabel(`game.volo.option.board.${board.board}`, board.board) }));
     setHint();
     if (focusCell !== null) {
       // keyboard use: keep the focus on the cell just used (or on the first target)
@@ -469,21 +476,27 @@ export function createBoard(host, { submit, choose } = {}) {
           "aria-hidden": "true" });
         drawBird(icon, 0, 0, side, 8.5);
         const name = el("span", { class: "name" });
-        name.textContent = infoView.players[side] + (infoView.to_move === side ? " (to move)" : "");
+        name.textContent = infoView.to_move === side
+          ? t("{player} (to move)", { player: infoView.players[side] })
+          : infoView.players[side];
         const supply = el("span", { "data-testid": `volo-supply-${side}` });
         const flocks = infoView.flocks[side].length;
-        supply.textContent =
-          `supply ${infoView.supply[side]} · on the board ${infoView.on_board[side]} · ` +
-          `${flocks} flock${flocks === 1 ? "" : "s"}`;
+        supply.textContent = [
+          t("supply {n}", { n: infoView.supply[side] }),
+          t("on the board {n}", { n: infoView.on_board[side] }),
+          tn("{n} flock", "{n} flocks", flocks),
+        ].join(" · ");
         row.append(icon, name, supply);
         box.append(row);
       }
       const foot = el("div", { class: "volo-rules" });
       const n = infoView.passes;
-      const passes = n ? ` · ${n} pass${n > 1 ? "es" : ""} in a row` : "";
-      foot.textContent =
-        `${infoView.board} board, ${infoView.edition} edition, ` +
-        `${infoView.total} birds each${passes}`;
+      const passes = n ? " · " + tn("{n} pass in a row", "{n} passes in a row", n) : "";
+      foot.textContent = t("{board} · {edition} · {total} birds each", {
+        board: catalogLabel(`game.volo.option.board.${infoView.board}`, infoView.board),
+        edition: catalogLabel(`game.volo.option.edition.${infoView.edition}`, infoView.edition),
+        total: infoView.total,
+      }) + passes;
       box.append(foot);
       return box;
     },

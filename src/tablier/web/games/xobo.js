@@ -5,6 +5,7 @@
 // then the cell where the stack will stand (the valid ends are highlighted); to distribute,
 // click a stack, then the next cell in the chosen direction (an arrow marks each one).
 
+import { label, t } from "../i18n.js";
 import { moveKey } from "../moves.js";
 import { clear, el, sideMarker, svg } from "../ui.js";
 
@@ -20,7 +21,7 @@ function cellName(col, row) {
 }
 
 function playersOf(view) {
-  return view.players || ["North-South", "East-West"];
+  return view.players || [0, 1].map((seat) => label(`game.xobo.player.${seat}`, t("Seat {n}", { n: seat + 1 })));
 }
 
 const VOYNA = /\(\s*v\s*\)\s*$/i;
@@ -48,7 +49,7 @@ export function createBoard(host, { submit }) {
     class: "xobo-board",
     viewBox: `0 ${-TOP} ${W} ${W + TOP}`,
     role: "group",
-    "aria-label": "XoBo board",
+    "aria-label": t("XoBo board"),
     "data-testid": "xobo-board",
   });
   host.append(root);
@@ -195,7 +196,9 @@ export function createBoard(host, { submit }) {
         if (placeTarget) classes.push("place");
         if (selectable) classes.push("selectable");
         if (selection === name) classes.push("selected");
-        const label = `${name}: ${height === 0 ? "empty" : height === 1 ? "one cube" : `stack of ${height}`}`;
+        const what = height === 0 ? t("empty") : height === 1 ? t("one cube")
+          : t("stack of {n}", { n: height });
+        const cellLabel = `${name}: ${what}`;
         const g = svg("g", {
           class: classes.join(" "),
           "data-cell": name,
@@ -203,7 +206,7 @@ export function createBoard(host, { submit }) {
           transform: `translate(${x} ${y})`,
           tabindex: isTarget || selectable ? 0 : undefined,
           role: isTarget || selectable ? "button" : undefined,
-          "aria-label": label,
+          "aria-label": cellLabel,
         });
         g.append(svg("rect", { x: 0, y: 0, width: S, height: S, class: "square" }));
         if (height) cube(g, height);
@@ -241,7 +244,7 @@ export function createBoard(host, { submit }) {
         svg("rect", { x: 3, y: 3 - TOP, width: W - 6, height: W + TOP - 6, rx: 8,
           class: "voyna-frame", "pointer-events": "none" }),
         svg("text", { x: W / 2, y: -TOP / 2 + 3, class: "voyna-label", "data-testid": "board-voyna" },
-          `VOYNA! ${playersOf(view)[view.voyna_by] || ""} threatens to win`),
+          t("VOYNA! {player} threatens to win", { player: playersOf(view)[view.voyna_by] || "" })),
       );
     }
   }
@@ -257,33 +260,38 @@ export function createBoard(host, { submit }) {
     },
 
     info(v) {
-      const players = v.players || ["North-South", "East-West"];
+      const players = playersOf(v);
       const box = el("div", { class: "xobo-info" });
       if (v.voyna) {
         const by = players[v.voyna_by];
         const other = players[1 - v.voyna_by];
         const where = (v.threats || []).join(", ");
         box.append(el("div", { class: "voyna-badge", "data-testid": "voyna-badge", role: "alert" },
-          `VOYNA! ${by} threatens to win${where ? ` at ${where}` : ""}. ${other} may stack.`));
+          where
+            ? t("VOYNA! {player} threatens to win at {cells}. {other} may stack.",
+              { player: by, cells: where, other })
+            : t("VOYNA! {player} threatens to win. {other} may stack.", { player: by, other })));
       }
       const dl = el("dl", { class: "reserves", "data-testid": "reserves" },
-        el("dt", {}, "Common reserve"), el("dd", { "data-testid": "common-reserve" }, String(v.common)));
+        el("dt", {}, t("Common reserve")), el("dd", { "data-testid": "common-reserve" }, String(v.common)));
       [0, 1].forEach((p) => {
-        dl.append(el("dt", {}, sideMarker(p, 12), `${players[p]}'s reserve`),
+        dl.append(el("dt", {}, sideMarker(p, 12), t("{player}'s reserve", { player: players[p] })),
           el("dd", { "data-testid": `reserve-${p}` }, String(v.reserves[p])));
       });
-      box.append(el("h2", {}, "Cubes"), dl,
+      box.append(el("h2", {}, t("Cubes")), dl,
         el("p", { class: "xobo-help" },
-          `${players[0]} joins rows 1 and 9 (solid orange edges); ${players[1]} joins columns a `
-          + "and i (striped blue edges), with chains of single cubes."),
+          t("{first} joins rows 1 and 9 (solid orange edges); {second} joins columns a "
+            + "and i (striped blue edges), with chains of single cubes.",
+          { first: players[0], second: players[1] })),
         el("p", { class: "xobo-help" },
-          "Click an empty cell to place a cube. Under voyna, click the first cube of a run, then "
-          + "the cell where the stack will stand. To distribute, click a stack, then the next cell "
-          + "in the chosen direction."));
+          t("Click an empty cell to place a cube. Under voyna, click the first cube of a run, then "
+            + "the cell where the stack will stand. To distribute, click a stack, then the next cell "
+            + "in the chosen direction.")));
       if (v.options) {
-        box.append(el("p", { class: "xobo-help" },
-          `Options: stack=${v.options.stack}, exhaustion=${v.options.exhaustion}, `
-          + `voyna=${v.options.voyna}`));
+        const words = ["stack", "exhaustion", "voyna"].map((name) =>
+          `${label(`game.xobo.option.${name}`, name)}: ${
+            label(`game.xobo.option.${name}.${v.options[name]}`, v.options[name])}`);
+        box.append(el("p", { class: "xobo-help" }, t("Options: {options}", { options: words.join("; ") })));
       }
       return box;
     },
