@@ -6,7 +6,7 @@ application's exception handlers, the single place where anything raised becomes
 - under ``/api/`` (and for anything that is no page) a JSON body
   ``{"error": {"code", "message", ...}}``;
 - for the pages (``/``, ``/g/<id>``, ``/static/…``, unknown paths) an HTML page
-  (:mod:`.pages`);
+  (:mod:`.pages`) in the request's language (:func:`.i18n.language_of`);
 - ``405`` answers carry an ``Allow`` header listing every method the path takes;
 - a request body that is not readable JSON (a syntax error, nesting too deep, an integer
   over 4,300 digits) is ``422 invalid_request``, as is any body or query that fails
@@ -31,6 +31,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ..core.errors import TablierError
+from .i18n import language_of
 from .pages import error_page
 
 __all__ = [
@@ -138,7 +139,10 @@ def _answer(
     if is_api_path(request.url.path) or page is None:
         return json_response(ApiError(status, code, message, **extra).body(), status, headers)
     return Response(
-        error_page(status, page, **extra), status, headers=headers, media_type="text/html"
+        error_page(status, page, language_of(request), **extra),
+        status,
+        headers={**(headers or {}), "content-language": language_of(request)},
+        media_type="text/html",
     )
 
 
