@@ -11,7 +11,8 @@
 # gcc's libasan preloaded into Python.  Fails on the first sanitizer report (UBSan does not
 # recover; ASan stops at its first error) or any failing test.  A game without a
 # test_native.py is skipped, and said.  Leak detection is off: CPython keeps memory for the
-# process's lifetime by design.  tests/core/test_native_sanitize.py runs this once per CI.
+# process's lifetime by design.  TABLIER_SANITIZE_KEEP=1 keeps the temporary copy (its
+# build.log and tests.log) for a look.  tests/core/test_native_sanitize.py runs this once per CI.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 PYTHON="${1:-}"
