@@ -25,7 +25,10 @@ of the rounds, and the ratio compiled / pure of the medians:
   them: the pure engine's loop against the compiled core's playout hook
   (``ai.playout``, the whole playout in C), up to 400 decisions;
 * evaluations (``ai.evaluate``) and move priors (``ai.move_prior``) per
-  second on the mid-game positions.
+  second on the mid-game positions;
+* with ``--mcts``, the search's iterations per second at the ``hard`` level's
+  settings (``hard:iterations=300,seconds=none``, one move from the start and
+  from six mid-game positions).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import time
 from collections.abc import Callable
 
 import tablier.games
+from tablier.ai.players import make_player
 from tablier.core.native import using
 from tablier.games.voldetour import ai
 from tablier.games.voldetour.rules import VState
@@ -45,11 +49,36 @@ OPENINGS = (("B113", "B113@b3:1x1x3", "Lb2-b3"), ("B113", "B113@i8:1x1x3", "Li9-
 
 
 def opening(game):
-    """Both players stand a 1x1x3 block next to their tower and step onto it."""
+    """Both players stand a block as tall as the tower next to it and step onto it.
+
+    With the default set, a 1x1x3 block on b3 and on i8 (:data:`OPENINGS`); with
+    another set, the first such block kind on the first square next to the tower.
+    """
     state = game.initial_state()
-    for texts in OPENINGS:
-        for text in texts:
-            state = state.apply(game.parse_move(state, text))
+    ps = game.pieceset
+    if ps.name == "default":
+        for texts in OPENINGS:
+            for text in texts:
+                state = state.apply(game.parse_move(state, text))
+        return state
+    height = ps.tower_height
+    for p in (0, 1):
+        near = ps.grid.neighbours[ps.towers[p]]
+        take = next(
+            m
+            for m in state.legal_moves()
+            if m.key[:2] == ("T", "B") and max(ps.blocks[m.key[2]].size) >= height
+        )
+        state = state.apply(take)
+        put = next(
+            m
+            for m in state.legal_moves()
+            if ps.orientations[m.key[3]].dz == height
+            and m.key[5] == 0
+            and ps.orientations[m.key[3]].base << m.key[4] & near
+        )
+        state = state.apply(put)
+        state = state.apply(next(m for m in state.legal_moves() if m.kind == "lord"))
     return state
 
 
@@ -162,6 +191,14 @@ def bench_knowledge(positions, which: str) -> float:
     return len(states) / (time.process_time() - start)
 
 
+def bench_mcts(game, positions, iterations: int = 300) -> float:
+    """Iterations per second of the ``hard`` level choosing one move from each position."""
+    start = time.process_time()
+    for s in positions:
+        make_player(f"hard:iterations={iterations},seconds=none", game, seed=1).choose(fresh(s))
+    return len(positions) * iterations / (time.process_time() - start)
+
+
 def compare(label: str, runs: int, measure: Callable[[bool, int], float], unit: str) -> None:
     """Run ``measure(compiled, run)`` for both engines, interleaved, and print the medians."""
     rates: dict[bool, list[float]] = {False: [], True: []}
@@ -183,6 +220,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--playouts", type=int, default=40)
     parser.add_argument("--pieces", default="default")
+    parser.add_argument("--mcts", action="store_true", help="also time the hard level's search")
     args = parser.parse_args()
     game = tablier.games.get("voldetour", pieces=args.pieces)
     with using(False):
@@ -217,6 +255,10 @@ def main() -> None:
     )
     for which in ("evaluate", "move_prior"):
         compare(which, args.runs, lambda c, run, w=which: bench_knowledge(positions, w), "/s")
+    if args.mcts:
+        with using(False):
+            searched = [game.initial_state(), *midgame_positions(game, 6, seed=5)]
+        compare("hard MCTS iterations", args.runs, lambda c, run: bench_mcts(game, searched), "/s")
 
 
 if __name__ == "__main__":
