@@ -23,7 +23,7 @@ if native is None and os.environ.get("TABLIER_REQUIRE_NATIVE") != "1":
 def _children(rng: random.Random, count: int) -> list[_Node]:
     children = []
     for k in range(count):
-        child = _Node(TreeMove(k), None, None, rng.randrange(2), rng.choice((1.0, rng.random())))
+        child = _Node(TreeMove(k), None, rng.randrange(2), rng.choice((1.0, rng.random())))
         child.n = rng.choice((0, rng.randrange(1, 50), rng.randrange(50, 5000)))
         child.w = rng.uniform(0, child.n)
         child.an = rng.choice((0, rng.randrange(1, 3000)))
@@ -80,7 +80,7 @@ def test_using_switches_the_search_loops_too() -> None:
 def test_all_moves_as_first_looks_up_either_way() -> None:
     rng = random.Random(2)
     for played_count in (3, 30):  # fewer played moves than children, then more
-        node = _Node(None, None, TreeGame().initial_state(), None, 1.0)
+        node = _Node(None, TreeGame().initial_state(), None, 1.0)
         node.children = _children(rng, 12)
         played = [(rng.randrange(2), TreeMove(rng.randrange(15))) for _ in range(played_count)]
         first: dict = {}

@@ -107,7 +107,6 @@ class _Node:
         "move",
         "mover",
         "n",
-        "parent",
         "prior",
         "proven",
         "state",
@@ -116,14 +115,13 @@ class _Node:
 
     # The root has no move (``None``) and a child no state until the search first
     # reaches it; neither is read before then, so both are typed as always present.
+    # No link to the parent: the tree has no reference cycle, so a tree let go is freed
+    # at once, and the garbage collector, which walks every node it tracks, has less to do.
     move: Move
     state: State[Any]
 
-    def __init__(
-        self, move: Any, parent: _Node | None, state: Any, mover: int | None, prior: float
-    ) -> None:
+    def __init__(self, move: Any, state: Any, mover: int | None, prior: float) -> None:
         self.move = move
-        self.parent = parent
         self.state = state
         self.mover = mover  # who made ``move`` (None at the root)
         self.prior = prior
@@ -246,7 +244,7 @@ class MCTS:
             depth = self.knowledge.playout_depth
         self._cut = depth if (self.config.cutoff and self.knowledge.evaluate is not None) else None
         self._fast_playout = self._playout_hook(state)
-        self.root = _Node(None, None, state, None, 1.0)
+        self.root = _Node(None, state, None, 1.0)
         self._restrict: set[Move] | None = None
         self.iterations = 0
 
@@ -273,7 +271,6 @@ class MCTS:
                     if child.state is None:
                         continue
                     if child.state == state:
-                        child.parent = None
                         child.mover = None
                         child.proven = None
                         self.root = child
@@ -282,7 +279,7 @@ class MCTS:
                         return True
                     nxt.append(child)
             frontier = nxt
-        self.root = _Node(None, None, state, None, 1.0)
+        self.root = _Node(None, state, None, 1.0)
         return False
 
     def restrict_root(self, moves: list[Move] | None) -> None:
@@ -296,16 +293,23 @@ class MCTS:
         moves = state.legal_moves()
         priors = self.knowledge.priors(state, moves) if self.config.prior_bias else None
         player = state.to_move
-        children = []
-        for i, move in enumerate(moves):
-            child = _Node(move, node, None, player, priors[i] if priors else 1.0)
-            if self.config.decisive:
-                child.state = after = state.apply_unchecked(move)
+        weights = priors if priors else [1.0] * len(moves)
+        if not self.config.decisive:
+            node.children = [
+                _Node(move, None, player, prior) for move, prior in zip(moves, weights, strict=True)
+            ]
+        else:
+            solver = self.config.solver
+            apply = state.apply_unchecked
+            children = []
+            for move, prior in zip(moves, weights, strict=True):
+                after = apply(move)
+                child = _Node(move, after, player, prior)
                 outcome = after.outcome
-                if outcome is not None and self.config.solver:
+                if outcome is not None and solver:
                     child.proven = outcome.score(player)
-            children.append(child)
-        node.children = children
+                children.append(child)
+            node.children = children
         if self.config.solver:
             self._update_proof(node)
 
