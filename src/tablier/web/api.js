@@ -81,7 +81,43 @@ export const api = {
   parseRecord: (text) => request("POST", "/api/records/parse", { body: { text } }),
 };
 
+/**
+ * What the server's error codes of fixed meaning say, in the page's language (docs/web.md,
+ * "Error codes").  The codes whose message carries the engine's or the validator's details
+ * (bad_move, illegal_move, bad_record, bad_option, invalid_request, bad_input…) keep the
+ * server's message.
+ */
+function codeTexts() {
+  return {
+    token_required: t("This needs your seat's link."),
+    bad_authorization: t("This needs your seat's link."),
+    not_your_seat: t("This link holds no seat in this game: you are watching."),
+    not_your_turn: t("It is not your turn."),
+    not_found: t("There is no such game."),
+    stale_ply: t("The position changed meanwhile: look again."),
+    conflict: t("The game changed meanwhile: try again."),
+    not_allowed: t("This is not possible in this kind of game."),
+    nothing_to_undo: t("There is no move to take back."),
+    offer_pending: t("You have already made this offer."),
+    no_offer: t("There is no offer to answer."),
+    own_offer: t("You cannot accept your own offer."),
+    game_not_over: t("A rematch needs a finished game."),
+    game_over: t("The game is over."),
+    body_too_large: t("This is too large to send."),
+    record_too_long: t("This record is too long to review here."),
+    ai_busy: t("The computer is busy with your other games: try again in a moment."),
+    ai_unavailable: t("The computer player is off on this server."),
+    internal_error: t("The server met an error: try again later."),
+  };
+}
+
+/** The text of the server's error `code` (REST or WebSocket), else its `message`. */
+export function codeText(code, message) {
+  return codeTexts()[code] || message || code || t("error");
+}
+
 /** The text to show for an error thrown by a call (the server's message when it has one). */
 export function errorText(err) {
-  return err instanceof ApiError ? err.message : String((err && err.message) || err);
+  if (!(err instanceof ApiError)) return String((err && err.message) || err);
+  return codeText(err.code, err.message);
 }

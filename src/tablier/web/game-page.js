@@ -4,7 +4,7 @@
 // actions.js's, the board, history and move list viewer.js's.
 
 import { ActionsPanel } from "./actions.js";
-import { api, ApiError, errorText } from "./api.js";
+import { api, ApiError, codeText, errorText } from "./api.js";
 import { label, localView, t, tn } from "./i18n.js";
 import { MoveInput } from "./moves.js";
 import { forgetGame, myGame, rememberGame, setSetting, settings } from "./store.js";
@@ -208,7 +208,7 @@ export class GamePage {
         this.enqueue(() => this.applyMove(msg));
         break;
       case "error":
-        this.showError(msg.message || msg.code || t("error"));
+        this.showError(codeText(msg.code, msg.message));
         break;
       case "presence":
         this.presence = msg;
