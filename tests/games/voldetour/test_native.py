@@ -15,7 +15,8 @@ import random
 import pytest
 
 from tablier.core.native import using
-from tablier.games.voldetour import ai, rules
+from tablier.games.voldetour import ai, pieceset, rules
+from tablier.games.voldetour.game import Voldetour
 from tablier.games.voldetour.rules import VState, native_tables
 
 from .helpers import built_position, eager_move, game
@@ -255,3 +256,44 @@ def test_init_checks_its_tables_and_declines_what_it_cannot_hold():
     wide = [*base]
     wide[3] = 99  # a board wider than the compiled core holds
     assert native.init(*wide, *rest) is None
+
+
+TINY = """title = "tiny"
+width = 3
+height = 3
+towers = ["a1", "c3"]
+tower_height = 2
+stairs = 3
+blocks = [{name = "111", size = [1, 1, 1]}, {name = "112", size = [1, 1, 2]}]
+"""
+
+
+def test_a_crowded_board_takes_the_rare_paths_alike(tmp_path, monkeypatch):
+    """On a 3 x 3 board, a piece often fits only where it stands: both engines agree."""
+    (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
+    monkeypatch.setattr(pieceset, "_DIR", tmp_path)
+    ps = pieceset.load_set.__wrapped__("tiny")  # not cached: the shipped sets stay as they are
+    g = Voldetour()
+    monkeypatch.setattr(g, "pieceset", ps)
+    rng = random.Random(1)
+    rare = 0
+    for _ in range(max(20, POSITIONS // 100)):
+        with using(False):
+            state = built_position(g, rng)
+        for _ in range(30):
+            _check(state, rng, every=True)
+            if state.outcome is not None:
+                break
+            if state.hand is None and not state.done:
+                b, p, nb = state.board, state.to_move, len(ps.blocks)
+                for k in range(nb):
+                    pl = state.blocks[p * nb + k]
+                    if pl is not None and not state.block_blocked(b, pl):
+                        fp = ps.orientations[pl[0]].base << pl[1]
+                        rare += not state._block_fits(b, k, None, fp)
+                for st in state.stairs[p]:
+                    if not state.stair_blocked(b, st):
+                        rare += not state._stair_fits(b, None, ~(1 << st[0]))
+            with using(False):
+                state = state.apply_unchecked(eager_move(state, rng))
+    assert rare > 0
