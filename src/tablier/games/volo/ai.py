@@ -145,5 +145,5 @@ if _native is not None:
     _native.set_weights(
         (_W_FLOCKS, _W_GAPS, _W_REGION), (_P_PASS, _P_FLY, _P_FLY_DIVIDE, _P_NEAR, _P_FAR)
     )
-    switch(True)
+    switch(rules.compiled_in_use)  # as the rules, even when imported inside using(False)
     register(__name__, switch)

@@ -469,6 +469,8 @@ _native = load("tablier.games.volo._native")
 # The engine in use: rebound by switch() (tests flip it with tablier.core.native.using).
 _generate: Callable[[VoloState], list[VoloMove]] = generate
 _apply: Callable[[VoloState, VoloMove], VoloState] = apply_move
+#: True while the compiled core is in use (ai.py follows it when first imported).
+compiled_in_use = False
 
 
 def _native_context(game: Volo) -> object:
@@ -500,7 +502,8 @@ def _native_context(game: Volo) -> object:
 
 def switch(compiled: bool) -> None:
     """Use the compiled core (True) or the pure-Python engine (False) from now on."""
-    global _generate, _apply
+    global _generate, _apply, compiled_in_use
+    compiled_in_use = compiled and _native is not None
     if compiled and _native is not None:
         _generate, _apply = _native.generate, _native.apply
     else:
