@@ -9,6 +9,7 @@ evaluations and path distances; then the playout hook, and bad input.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 
@@ -297,3 +298,25 @@ def test_a_crowded_board_takes_the_rare_paths_alike(tmp_path, monkeypatch):
             with using(False):
                 state = state.apply_unchecked(eager_move(state, rng))
     assert rare > 0
+
+
+def test_huge_numbers_are_played_alike():
+    """Turn numbers and limits beyond 64 bits: the compiled core defers or clamps."""
+    g = game(max_turns=10**30)
+    start = g.position(lords=("e5", "f6"))
+    for turn in (10**20, 2**62 - 2, 2**62 - 1):
+        state = dataclasses.replace(start, turn=turn)
+        with using(False):
+            moves = state.legal_moves()
+            pure = (moves, state.outcome, ai.evaluate(state), ai.move_prior(state, moves))
+            after = state.apply_unchecked(moves[0])
+        with using(True):
+            again = fresh(state)
+            moves = again.legal_moves()
+            assert (moves, again.outcome, ai.evaluate(again), ai.move_prior(again, moves)) == pure
+            assert again.apply_unchecked(moves[0]) == after
+    assert ai.playout(dataclasses.replace(start, turn=10**20), 1, 10, True, True) is None
+    got = ai.playout(g.initial_state(), 2**64 - 1, 10**30, False, False)
+    assert got is not None and got[1] and got[0] in (0.0, 0.5, 1.0)
+    with pytest.raises(OverflowError):
+        rules._native.generate(native_tables(g.pieceset), dataclasses.replace(start, turn=2**63))

@@ -184,6 +184,25 @@ static int get_int(PyObject *v, long lo, long hi, long *out, const char *what) {
     return 0;
 }
 
+/* A count that may be any size: at least lo; values beyond 2**62 read as 2**62 (only
+ * compared with turn numbers, which are below that here). */
+#define HUGE_COUNT ((long long)1 << 62)
+static int get_count(PyObject *v, long long lo, long long *out, const char *what) {
+    if (!PyLong_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int", what);
+        return -1;
+    }
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    if (overflow < 0 || (!overflow && x < lo)) {
+        PyErr_Format(PyExc_ValueError, "%s out of range", what);
+        return -1;
+    }
+    *out = overflow > 0 || x > HUGE_COUNT ? HUGE_COUNT : x;
+    return 0;
+}
+
 static inline int onboard(const PS *ps, int t) { return t >= 0 && t < NSQ && test(ps->board, t); }
 
 /* init(vstate_type, unset, move_cls, stride, board, towers, tower_height, stairs,
@@ -543,10 +562,15 @@ lords:
         }
         s->lords[p] = (int)q;
     }
-    long t, dn, pa;
-    if (get_int(turn, 1, LONG_MAX / 4, &t, "turn") < 0 || get_int(done, 0, 7, &dn, "done") < 0 ||
-        get_int(passes, 0, LONG_MAX / 4, &pa, "passes") < 0)
+    long long t, pa;
+    long dn;
+    if (get_count(turn, 1, &t, "turn") < 0 || get_int(done, 0, 7, &dn, "done") < 0 ||
+        get_count(passes, 0, &pa, "passes") < 0)
         return -1;
+    if (t >= HUGE_COUNT) {
+        PyErr_SetString(PyExc_OverflowError, "a turn number beyond the compiled core's range");
+        return -1;
+    }
     s->turn = t;
     s->done = (int)dn;
     s->passes = (int)(pa > 1000 ? 1000 : pa);
@@ -1480,8 +1504,10 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
 
 static PyObject *py_outcome(PyObject *self, PyObject *args) {
     PyObject *cap, *state;
+    PyObject *mt;
     long long max_turns;
-    if (!PyArg_ParseTuple(args, "OOL", &cap, &state, &max_turns)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOO", &cap, &state, &mt)) return NULL;
+    if (get_count(mt, 0, &max_turns, "max_turns") < 0) return NULL;
     PS *ps = get_ps(cap);
     if (!ps) return NULL;
     St s;
@@ -1540,9 +1566,10 @@ static PyObject *tuple_replace(PyObject *t, Py_ssize_t j, PyObject *v) {
 static PyObject *py_apply(PyObject *self, PyObject *args) {
     PyObject *cap, *state, *mv;
     int repetition;
+    PyObject *mt;
     long long max_turns;
-    if (!PyArg_ParseTuple(args, "OOOpL", &cap, &state, &mv, &repetition, &max_turns))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "OOOpO", &cap, &state, &mv, &repetition, &mt)) return NULL;
+    if (get_count(mt, 0, &max_turns, "max_turns") < 0) return NULL;
     PS *ps = get_ps(cap);
     if (!ps) return NULL;
     St s;
@@ -1759,11 +1786,13 @@ typedef struct {
 /* playout(cap, state, seed, limit, weighted, cutoff, repetition, max_turns) */
 static PyObject *py_playout(PyObject *self, PyObject *args) {
     PyObject *cap, *state, *seedo;
-    long limit;
+    PyObject *limito, *mt;
+    long long limit, max_turns;
     int weighted, cutoff, repetition;
-    long long max_turns;
-    if (!PyArg_ParseTuple(args, "OOO!lpppL", &cap, &state, &PyLong_Type, &seedo, &limit,
-                          &weighted, &cutoff, &repetition, &max_turns))
+    if (!PyArg_ParseTuple(args, "OOO!OpppO", &cap, &state, &PyLong_Type, &seedo, &limito,
+                          &weighted, &cutoff, &repetition, &mt))
+        return NULL;
+    if (get_count(limito, 0, &limit, "limit") < 0 || get_count(mt, 0, &max_turns, "max_turns") < 0)
         return NULL;
     PS *ps = get_ps(cap);
     if (!ps) return NULL;
@@ -1771,10 +1800,6 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     if (seed == (uint64_t)-1 && PyErr_Occurred()) {
         PyErr_Clear();
         PyErr_SetString(PyExc_ValueError, "seed must be 0 <= seed < 2**64");
-        return NULL;
-    }
-    if (limit < 0) {
-        PyErr_SetString(PyExc_ValueError, "limit must be >= 0");
         return NULL;
     }
     St s;
@@ -1792,7 +1817,7 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
         goto done;
     }
     Bd b;
-    long plies = 0;
+    long long plies = 0;
     int code;
     while ((code = outcome_code(ps, &s, max_turns)) == 0 && plies < limit) {
         build_board(ps, &s, &b, -1, -1, -1);

@@ -294,7 +294,10 @@ def _path_distance_native(state: VState, player: int) -> int:
     tables = native_tables(state.game.pieceset)
     if tables is None:
         return _path_distance_pure(state, player)
-    distance: int = rules._native.path_distance(tables, state, player)
+    try:
+        distance: int = rules._native.path_distance(tables, state, player)
+    except OverflowError:  # a turn number beyond 2**62: the pure code plays it
+        return _path_distance_pure(state, player)
     return distance
 
 
@@ -302,7 +305,10 @@ def _evaluate_native(state: VState) -> float:
     tables = native_tables(state.game.pieceset)
     if tables is None:
         return _evaluate_pure(state)
-    value: float = rules._native.evaluate(tables, state)
+    try:
+        value: float = rules._native.evaluate(tables, state)
+    except OverflowError:
+        return _evaluate_pure(state)
     return value
 
 
@@ -310,14 +316,18 @@ def _move_prior_native(state: VState, moves: Sequence[VMove]) -> list[float]:
     tables = native_tables(state.game.pieceset)
     if tables is None:
         return _move_prior_pure(state, moves)
-    weights: list[float] = rules._native.move_prior(tables, state, moves)
+    try:
+        weights: list[float] = rules._native.move_prior(tables, state, moves)
+    except OverflowError:
+        return _move_prior_pure(state, moves)
     return weights
 
 
 def playout(
     state: VState, seed: int, limit: int, weighted: bool, cutoff: bool
 ) -> tuple[float, list[tuple[int, VMove]]] | None:
-    """A playout from ``state`` played by the compiled core, or None when it is off.
+    """A playout from ``state`` played by the compiled core, or None when it is off
+    (or cannot take the state: a turn number beyond 2**62).
 
     At most ``limit`` decisions, stopping at the end of the game; each decision
     drawn uniformly, or weighted by :func:`move_prior` when ``weighted``, from
@@ -333,9 +343,12 @@ def playout(
     tables = native_tables(game.pieceset)
     if tables is None:
         return None
-    result: tuple[float, list[tuple[int, VMove]]] = rules._native.playout(
-        tables, state, seed, limit, weighted, cutoff, game.repetition, game.max_turns or 0
-    )
+    try:
+        result: tuple[float, list[tuple[int, VMove]]] = rules._native.playout(
+            tables, state, seed, limit, weighted, cutoff, game.repetition, game.max_turns or 0
+        )
+    except OverflowError:
+        return None
     return result
 
 

@@ -31,7 +31,8 @@ The engine below, in Python, is the reference.  A compiled core (``_native.c``)
 does the same work faster when it is built: decision generation, applying and
 the outcome dispatch to it through module-level names that :func:`switch`
 rebinds, given the piece set's tables once per set (:func:`native_tables`).
-It returns the same moves, in the same order, and equal states.
+It returns the same moves, in the same order, and equal states.  It leaves to
+the pure engine the piece sets it cannot hold and turn numbers beyond 2**62.
 """
 
 from __future__ import annotations
@@ -966,7 +967,10 @@ def _generate_native(state: VState) -> list[VMove]:
         tables = native_tables(state.game.pieceset)
     if tables is None:
         return state._generate()
-    moves: list[VMove] = _native.generate(tables, state)
+    try:
+        moves: list[VMove] = _native.generate(tables, state)
+    except OverflowError:  # a turn number beyond 2**62: the pure engine plays it
+        return state._generate()
     return moves
 
 
@@ -977,7 +981,10 @@ def _apply_native(state: VState, move: VMove) -> VState:
         tables = native_tables(game.pieceset)
     if tables is None:
         return state._apply_pure(move)
-    new: VState = _native.apply(tables, state, move, game.repetition, game.max_turns or 0)
+    try:
+        new: VState = _native.apply(tables, state, move, game.repetition, game.max_turns or 0)
+    except OverflowError:
+        return state._apply_pure(move)
     return new
 
 
@@ -988,7 +995,10 @@ def _outcome_native(state: VState) -> Outcome | None:
         tables = native_tables(game.pieceset)
     if tables is None:
         return state._compute_outcome()
-    code = _native.outcome(tables, state, game.max_turns or 0)
+    try:
+        code = _native.outcome(tables, state, game.max_turns or 0)
+    except OverflowError:
+        return state._compute_outcome()
     return None if code == 0 else _OUTCOMES[code](game)
 
 
