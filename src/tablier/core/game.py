@@ -52,6 +52,8 @@ from .errors import (
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import RenderableType
 
+    from .teaching import Teaching
+
 __all__ = ["Game", "Move", "Option", "Outcome", "State", "frozen_state", "slot_setters"]
 
 #: The move type of a game (a :class:`Move` subclass).
@@ -473,6 +475,15 @@ class Game(ABC, Generic[S, M]):
         ``cell_colours`` (see ``docs/research.md``); declared like
         :meth:`knowledge`.  Without it the research interfaces refuse the game.
         The web views are the methods :meth:`state_view` and :meth:`move_view`.
+        """
+        return None
+
+    @classmethod
+    def teaching(cls) -> Teaching | None:
+        """The game's rules page and tutorial (:mod:`tablier.core.teaching`), or ``None``.
+
+        Declared like :meth:`knowledge`; the built-in games keep theirs in
+        ``games/<name>/teaching.py``.  Without it the game has no rules page or tutorial.
         """
         return None
 
