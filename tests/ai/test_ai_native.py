@@ -10,14 +10,16 @@ import pytest
 
 from tablier.ai import mcts
 from tablier.ai.mcts import MCTS, _best_child_py, _Node, _proof_py
-from tablier.core.native import using
+from tablier.core.native import engine_status, using
 from tablier.games import from_spec
 
 from .aitoys import TreeGame, TreeMove
 
 native = mcts._native
-if native is None and os.environ.get("TABLIER_REQUIRE_NATIVE") != "1":
-    pytestmark = pytest.mark.skip(reason="tablier.ai._native is not built")
+needs_native = pytest.mark.skipif(
+    native is None and os.environ.get("TABLIER_REQUIRE_NATIVE") != "1",
+    reason=f"tablier.ai._native not in use: {engine_status('tablier.ai._native')}",
+)
 
 
 def _children(rng: random.Random, count: int) -> list[_Node]:
@@ -33,6 +35,7 @@ def _children(rng: random.Random, count: int) -> list[_Node]:
     return children
 
 
+@needs_native
 def test_selection_and_proofs_are_the_python_ones() -> None:
     assert native is not None
     rng = random.Random(15)
@@ -55,6 +58,7 @@ def test_selection_and_proofs_are_the_python_ones() -> None:
     assert native.proof(lost) == 0.0 and native.proof([]) is None
 
 
+@needs_native
 @pytest.mark.parametrize("spec", ["volo:board=mini", "voldetour", "tree:seed=4,depth=9"])
 def test_a_search_builds_the_same_tree_with_either(spec: str) -> None:
     game = from_spec(spec)
@@ -70,6 +74,7 @@ def test_a_search_builds_the_same_tree_with_either(spec: str) -> None:
     assert trees[0] == trees[1]
 
 
+@needs_native
 def test_using_switches_the_search_loops_too() -> None:
     with using(False):
         assert mcts._best_child is _best_child_py and mcts._proof is _proof_py
@@ -94,6 +99,7 @@ def test_all_moves_as_first_looks_up_either_way() -> None:
             assert (child.an, child.aw) == ((an + 1, aw + 0.25) if hit else (an, aw))
 
 
+@needs_native
 def test_bad_input_raises_instead_of_crashing() -> None:
     assert native is not None
     good = _children(random.Random(1), 3)
