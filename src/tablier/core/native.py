@@ -5,7 +5,8 @@ built by the install when the machine has a C compiler.  The game's rules module
 :func:`load` for it; when it is missing (no compiler at install time) or refused
 (``TABLIER_PURE=1`` in the environment), the game runs its pure-Python engine, which is
 also the reference the compiled one is tested against.  Both give the same states, moves
-and outcomes; only the speed differs.
+and outcomes; only the speed differs.  The search has one too, for every game
+(``tablier.ai._native``: its loops over a node's children), loaded the same way.
 
 A missing compiled core is said once per process (a :class:`RuntimeWarning`); asking
 for the pure engines with ``TABLIER_PURE=1`` is silent.  :func:`engine_status` tells which
