@@ -126,7 +126,7 @@ def src_files() -> list[Path]:
 
 
 def test_core_install_has_no_web_stack():
-    assert {"click", "rich"} == CORE
+    assert {"babel", "click", "rich"} == CORE
     assert not CORE & WEB_STACK
 
 
