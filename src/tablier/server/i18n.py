@@ -2,8 +2,9 @@
 
 The catalogs are gettext ``.po`` files in ``tablier/locale/<lang>/LC_MESSAGES/messages.po``,
 managed with Babel (``docs/i18n.md``): one catalog per language for everything a player
-reads, the server's own pages and the browser client alike.  They ship as ``.po`` files and
-are compiled in memory when first used (:func:`translations`), so an install needs no build
+reads, the server's own pages and the browser client alike, with each game's own catalog
+merged in (its rules and tutorial).  They are read by :mod:`tablier.core.i18n`, which the
+terminal uses too, and compiled in memory when first used, so an install needs no build
 step.  English is the source language: the messages of the code are English sentences and
 need no English translation, except the *labels* — messages named by a key such as
 ``game.volo.option.board`` (see :mod:`.labels`), which every catalog spells out.
@@ -25,18 +26,16 @@ browser's ``Accept-Language`` (Babel's negotiation), else English.
 from __future__ import annotations
 
 import functools
-import io
-from pathlib import Path
 from typing import Any
 
 from babel import Locale, negotiate_locale
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
+
+from ..core.i18n import DEFAULT, DOMAIN, LANGUAGES, LOCALE_DIR, catalog, gettext, translations
 
 __all__ = [
     "COOKIE",
     "DEFAULT",
+    "DOMAIN",
     "LANGUAGES",
     "LOCALE_DIR",
     "N_",
@@ -48,13 +47,6 @@ __all__ = [
     "translations",
 ]
 
-#: Where the catalogs live (``<lang>/LC_MESSAGES/messages.po`` and ``messages.pot``).
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
-DOMAIN = "messages"
-
-#: The languages of the interface, each with its name in its own language (the selector).
-LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "ja": "日本語"}
-DEFAULT = "en"
 #: The cookie that remembers the language chosen in the page.
 COOKIE = "tablier_lang"
 
@@ -111,25 +103,6 @@ def language_of(request: Any) -> str:
 
 
 @functools.cache
-def translations(lang: str) -> Translations:
-    """The catalog of ``lang`` (English when it has none), compiled once in memory."""
-    if lang not in LANGUAGES:
-        lang = DEFAULT
-    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-    with path.open("rb") as handle:
-        catalog = read_po(handle, locale=lang, domain=DOMAIN)
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog, use_fuzzy=False)
-    buffer.seek(0)
-    return Translations(buffer, domain=DOMAIN)
-
-
-def gettext(lang: str, message: str) -> str:
-    """``message`` in ``lang`` (the message itself when it has no translation)."""
-    return translations(lang).gettext(message)
-
-
-@functools.cache
 def client_messages(lang: str) -> dict[str, Any]:
     """What the browser client needs to speak ``lang``: ``{"lang", "messages"}``.
 
@@ -139,9 +112,6 @@ def client_messages(lang: str) -> dict[str, Any]:
     """
     if lang not in LANGUAGES:
         lang = DEFAULT
-    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-    with path.open("rb") as handle:
-        catalog = read_po(handle, locale=lang, domain=DOMAIN)
     locale = Locale.parse(lang)
     plural = translations(lang).plural
     # which gettext form each CLDR category takes, read on sample numbers
@@ -149,7 +119,9 @@ def client_messages(lang: str) -> dict[str, Any]:
     for n in range(0, 201):
         forms.setdefault(locale.plural_form(n), int(plural(n)))
     messages: dict[str, Any] = {}
-    for message in catalog:
+    # the interface's messages only: a game's rules and tutorial come translated from the
+    # server (GET /api/teaching/<game>), so every page load does not carry them
+    for message in catalog(lang, games=False):
         if not message.id or message.fuzzy:
             continue
         if isinstance(message.id, tuple | list):
