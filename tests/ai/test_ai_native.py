@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import random
@@ -75,6 +76,18 @@ def test_a_search_builds_the_same_tree_with_either(spec: str) -> None:
 
 
 @needs_native
+def test_nodes_are_left_to_reference_counting() -> None:
+    nodes = _children(random.Random(3), 4)
+    assert native is not None and all(gc.is_tracked(node) for node in nodes)
+    native.untrack(nodes)
+    assert not any(gc.is_tracked(node) for node in nodes)
+    search = MCTS(from_spec("tree:seed=4,depth=9").initial_state(), seed=1)
+    search.search(iterations=50)
+    assert search.root.children is not None
+    assert not any(gc.is_tracked(child) for child in search.root.children)
+
+
+@needs_native
 def test_using_switches_the_search_loops_too() -> None:
     with using(False):
         assert mcts._best_child is _best_child_py and mcts._proof is _proof_py
@@ -116,6 +129,8 @@ def test_bad_input_raises_instead_of_crashing() -> None:
         native.select([], *args)
     with pytest.raises(TypeError):
         native.proof(None)
+    with pytest.raises(TypeError):
+        native.untrack([*good, "node"])
     good[1].w = "much"  # type: ignore[assignment]
     good[1].proven = None
     with pytest.raises(TypeError):

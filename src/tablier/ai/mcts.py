@@ -13,7 +13,9 @@ Improvements over plain UCT, each switchable in :class:`MCTSConfig`:
   child is proven won, one whose children are all proven is proven with the
   best of them; proven losses are never selected again;
 * **decisive moves**: when a node is expanded every child state is computed,
-  so a move that ends the game is known (and proven) at once;
+  so a move that ends the game is known (and proven) at once (only the
+  states of finished games are kept: the others are made again when the
+  search first reaches them, so a large tree is not mostly unvisited states);
 * **cut-off playouts**: with a static evaluation, playouts stop after
   ``playout_depth`` plies and are scored by it; without one they run to the end.
 
@@ -27,7 +29,9 @@ re-roots the tree on a later position (the moves played since) so work is
 reused between moves.
 
 The loops over a node's children (selection, proofs) run compiled when
-``tablier.ai._native`` is built, giving the same tree for a seed; RAVE's
+``tablier.ai._native`` is built, giving the same tree for a seed; the nodes,
+which never form reference cycles, are then also kept out of the cyclic
+garbage collector's passes (freed by reference counting alone).  RAVE's
 backup looks up the moves played rather than every child when they are fewer.
 A game's ``playout`` hook (see :mod:`tablier.ai.knowledge`) plays whole
 playouts in its compiled core.
@@ -197,12 +201,19 @@ _best_child = _best_child_py
 _proof = _proof_py
 
 
+def _untrack_py(nodes: list[_Node]) -> None:
+    """Leave the nodes to the garbage collector (only the compiled core can do otherwise)."""
+
+
+_untrack = _untrack_py
+
+
 def _switch(compiled: bool) -> None:
-    global _best_child, _proof
+    global _best_child, _proof, _untrack
     if compiled and _native is not None:
-        _best_child, _proof = _native.select, _native.proof
+        _best_child, _proof, _untrack = _native.select, _native.proof, _native.untrack
     else:
-        _best_child, _proof = _best_child_py, _proof_py
+        _best_child, _proof, _untrack = _best_child_py, _proof_py, _untrack_py
 
 
 if _native is not None:
@@ -304,12 +315,18 @@ class MCTS:
             children = []
             for move, prior in zip(moves, weights, strict=True):
                 after = apply(move)
-                child = _Node(move, after, player, prior)
                 outcome = after.outcome
-                if outcome is not None and solver:
+                if outcome is None:
+                    # made again when first reached: most children never are, and a
+                    # big tree holding every child state is mostly states
+                    children.append(_Node(move, None, player, prior))
+                    continue
+                child = _Node(move, after, player, prior)
+                if solver:
                     child.proven = outcome.score(player)
                 children.append(child)
             node.children = children
+        _untrack(node.children)
         if self.config.solver:
             self._update_proof(node)
 
