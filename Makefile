@@ -8,7 +8,8 @@ BIN := $(VENV)/bin
 WEB_STAMP := $(VENV)/.installed-web
 DEV_STAMP := $(VENV)/.installed-dev
 # The install compiles the compiled core (setup.py), so it is redone when a C source changes.
-NATIVE_SOURCES := setup.py $(wildcard src/tablier/games/*/_native.c src/tablier/games/*/*.h)
+NATIVE_SOURCES := setup.py $(wildcard src/tablier/*/_native.c src/tablier/games/*/_native.c \
+	src/tablier/*/*.h src/tablier/games/*/*.h)
 
 .PHONY: run test lint bench clean
 

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_native_rng.h"
+
 typedef unsigned __int128 u128;
 
 #define MAXH 9
@@ -1745,38 +1747,6 @@ static PyObject *py_path_distance(PyObject *self, PyObject *args) {
     return PyLong_FromLong(path_distance(ps, &s, &b, player));
 }
 
-/* xoshiro256** seeded by splitmix64 */
-typedef struct {
-    uint64_t s[4];
-} Rng;
-
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static uint64_t rng_next(Rng *r) {
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-static inline double rng_unit(Rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
-
-static inline int rng_below(Rng *r, int n) {
-    int j = (int)(rng_unit(r) * n);
-    return j < n ? j : n - 1;
-}
 
 typedef struct {
     int mover;
@@ -1805,8 +1775,7 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     St s;
     if (parse_state(ps, state, &s, 1) < 0) return NULL;
     Rng rng;
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++) rng.s[i] = splitmix64(&x);
+    rng_seed(&rng, seed);
     CMove *buf = PyMem_Malloc(sizeof(CMove) * (size_t)ps->bufcap);
     double *cum = PyMem_Malloc(sizeof(double) * (size_t)ps->bufcap);
     Played *played = NULL;
@@ -1843,9 +1812,9 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
                 }
                 pick = lo;
             } else
-                pick = rng_below(&rng, n);
+                pick = (int)rng_below(&rng, (uint32_t)n);
         } else
-            pick = rng_below(&rng, n);
+            pick = (int)rng_below(&rng, (uint32_t)n);
         if (nplayed >= capplayed) {
             Py_ssize_t nc = capplayed * 2 + 64;
             Played *np = PyMem_Realloc(played, sizeof(Played) * (size_t)nc);

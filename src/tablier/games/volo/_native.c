@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_native_rng.h"
+
 #define NW 4
 #define NBITS (64 * NW)
 #define CTX_NAME "tablier.games.volo._native.context"
@@ -1000,34 +1002,6 @@ static PyObject *py_set_weights(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* xoshiro256** seeded by splitmix64 */
-typedef struct {
-    uint64_t s[4];
-} Rng;
-
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-static uint64_t rng_next(Rng *r) {
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-static inline Py_ssize_t rng_below(Rng *r, Py_ssize_t n) {
-    return (Py_ssize_t)(((unsigned __int128)rng_next(r) * (uint64_t)n) >> 64);
-}
-static inline double rng_unit(Rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
 
 typedef struct {
     int mover;
@@ -1076,8 +1050,7 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
         if (reward == -1.0 && PyErr_Occurred()) goto done;
     } else {
         Rng rng;
-        uint64_t x = seed;
-        for (int i = 0; i < 4; i++) rng.s[i] = splitmix64(&x);
+        rng_seed(&rng, seed);
         while (s.outcome < 0 && nplayed < limit) {
             if (generate_c(c, &s, wk) < 0) goto done;
             Py_ssize_t n = wk->n, pick = 0;
@@ -1107,10 +1080,10 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
                             break;
                         }
                 } else {
-                    pick = rng_below(&rng, n);
+                    pick = (Py_ssize_t)rng_below(&rng, (uint32_t)n);
                 }
             } else {
-                pick = rng_below(&rng, n);
+                pick = (Py_ssize_t)rng_below(&rng, (uint32_t)n);
             }
             if (nplayed == cap_played) {
                 cap_played = cap_played ? 2 * cap_played : 128;

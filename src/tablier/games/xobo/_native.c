@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_native_rng.h"
+
 typedef unsigned __int128 u128;
 
 #define NCELL 128     /* bit indices of the padded board */
@@ -422,53 +424,6 @@ static int policy_xs(const XS *s, const Info *info, int flags, MV *out, int *n) 
     return k ? 2 : 0;
 }
 
-/* -- the PRNG: xoshiro256** seeded by splitmix64 ------------------------------------------ */
-
-typedef struct {
-    uint64_t s[4];
-} Rng;
-
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static void rng_seed(Rng *r, uint64_t seed) {
-    for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&seed);
-}
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static uint64_t rng_next(Rng *r) {
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-/* uniform in [0, n), unbiased (Lemire's method) */
-static uint32_t rng_below(Rng *r, uint32_t n) {
-    uint64_t m = (uint64_t)(uint32_t)rng_next(r) * n;
-    uint32_t low = (uint32_t)m;
-    if (low < n) {
-        uint32_t threshold = (uint32_t)(-n) % n;
-        while (low < threshold) {
-            m = (uint64_t)(uint32_t)rng_next(r) * n;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
-
-static double rng_double(Rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
 
 /* -- reading and building Python objects --------------------------------------------------- */
 
@@ -953,7 +908,7 @@ static PyObject *py_playout(PyObject *self, PyObject *const *args, Py_ssize_t na
                 double total = 0.0;
                 for (int i = 0; i < n; i++) cum[i] = total += cum[i];
                 if (total > 0) {
-                    double u = rng_double(&rng) * total;
+                    double u = rng_unit(&rng) * total;
                     int lo = 0, hi = n - 1; /* bisect_right(cum, u, 0, n - 1) */
                     while (lo < hi) {
                         int mid = (lo + hi) / 2;
