@@ -1,9 +1,9 @@
 """The FastAPI application: its routers, lifespan, error handlers and middleware.
 
 :func:`create_app` builds the application from :class:`~.settings.Settings`: the routers of
-:mod:`.routers` (games, records, live, pages), the exception handlers of :mod:`.errors` and
-the :class:`~.middleware.Limits` middleware.  Its lifespan opens the database (running the
-Alembic migrations), starts the AI worker processes, builds the
+:mod:`.routers` (games, records, live, learn, pages), the exception handlers of
+:mod:`.errors` and the :class:`~.middleware.Limits` middleware.  Its lifespan opens the
+database (running the Alembic migrations), starts the AI worker processes, builds the
 :class:`~.service.GameService` that the routes receive through :func:`.deps.get_service`,
 and resumes the AI's turns of unfinished games.  :func:`serve` runs it with uvicorn
 (``tablier serve``).  The API is described in ``docs/web.md``.
@@ -24,7 +24,7 @@ from . import errors
 from .ai import AIPool, ClientAddress
 from .middleware import Limits, install_log_filter
 from .migrate import upgrade
-from .routers import games, live, pages, records
+from .routers import games, learn, live, pages, records
 from .service import GameService
 from .settings import Settings
 from .storage import Storage, make_engine
@@ -103,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(records.router)
     app.include_router(live.router)
+    app.include_router(learn.router)
     app.include_router(pages.router)
     pages.mount_static(app, settings.web_dir)
     app.add_middleware(ClientAddress)  # whose AI searches a request starts (ai.py)
