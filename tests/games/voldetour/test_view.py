@@ -209,3 +209,27 @@ def test_blocked_flag():
     s = g.position(black=["B111@c3:1x1x1", "B112@c3+1:1x1x2"], white=[])
     pieces = {x["id"]: x for x in g.state_view(s)["pieces"]}
     assert pieces["b:B111"]["blocked"] and not pieces["b:B112"]["blocked"]
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_turn_ends_mark_exactly_the_decisions_that_end_a_turn(options):
+    # the move list writes one line per turn from these prefixes alone (the views of
+    # earlier positions may not be loaded): a decision ends its player's turn exactly when
+    # its notation begins with one of them
+    g = game(**options)
+    prefixes = tuple(p.lower() for p in g.state_view(g.initial_state())["turn_ends"])
+    rng = random.Random(7)
+    seen = Counter()
+    for _ in range(6):
+        s = g.initial_state()
+        for _ in range(120):
+            if s.outcome is not None:
+                break
+            move = rng.choice(list(s.legal_moves()))
+            text = g.move_text(s, move)
+            after = s.apply(move)
+            ends = after.outcome is not None or after.to_move != s.to_move
+            assert text.lower().startswith(prefixes) == ends, text
+            seen[ends] += 1
+            s = after
+    assert seen[True] > 20 and seen[False] > 20

@@ -26,9 +26,14 @@ from .rules import BLOCK, STAIR, BlockPlace, StairPlace, VMove, VState, move_cla
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Voldetour
 
-__all__ = ["move_view", "piece_id", "state_view"]
+__all__ = ["TURN_ENDS", "move_view", "piece_id", "state_view"]
 
 _SIDE = "bw"
+
+#: The notation prefixes (case aside) of the decisions that end a player's turn: the
+#: Lord's move, ``end`` and ``pass`` (rules I-1, D-1).  The client's move list reads them
+#: from the state view to write one line per turn (docs/web-client.md, "The move list").
+TURN_ENDS = ("L", "end", "pass")
 
 
 def piece_id(ps: PieceSet, owner: int, kind: str, place: Any) -> str:
@@ -184,7 +189,8 @@ def state_view(game: Voldetour, state: VState, base: dict[str, Any]) -> dict[str
     ``towers``, ``marked``, ``columns`` (per square label: ``height`` of the
     flat top or None on a slope, ``slope`` ``{level, dir}``, ``top`` the owner
     of the top piece or None, ``tower`` the owner on a tower square),
-    ``pieces``, ``lords``, ``reserves`` and ``turn``.
+    ``pieces``, ``lords``, ``reserves``, ``turn`` and ``turn_ends`` (the
+    notation prefixes of the decisions that end a turn: :data:`TURN_ENDS`).
     """
     ps = game.pieceset
     grid = ps.grid
@@ -260,6 +266,7 @@ def state_view(game: Voldetour, state: VState, base: dict[str, Any]) -> dict[str
         "deadlines": deadlines,
         "max_turns": game.max_turns,
     }
+    view["turn_ends"] = list(TURN_ENDS)
     return view
 
 
