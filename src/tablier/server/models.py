@@ -213,6 +213,7 @@ _STATUS_TEXT = {
     413: "the body (or the record) is too large",
     422: "the body or query fails validation, or the engine refuses it",
     429: "the client already has as many AI searches under way as it may",
+    500: "the server failed (a game's rules that the engine refuses, …); the log says why",
     503: "the AI is off on this server",
 }
 

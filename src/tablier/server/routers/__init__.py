@@ -3,11 +3,12 @@
 - :mod:`.games` — ``/api``: the catalog and the games (create, list, read, play, records);
 - :mod:`.records` — ``/api/records``: reading an imported record for review;
 - :mod:`.live` — ``/ws/games/<id>``: the WebSocket of a game;
-- :mod:`.pages` — the browser's pages and ``/static``.
+- :mod:`.pages` — the browser's pages and ``/static``;
+- :mod:`.teaching` — ``/api/teaching/<game>``: a game's rules and tutorial; ``/rules/<game>``.
 """
 
 from __future__ import annotations
 
-from . import games, live, pages, records
+from . import games, live, pages, records, teaching
 
-__all__ = ["games", "live", "pages", "records"]
+__all__ = ["games", "live", "pages", "records", "teaching"]
