@@ -13,6 +13,7 @@ from typing import Any
 from rich.text import Text
 
 from ...core.game import Game, Option
+from ...core.teaching import Teaching
 from . import notation, render, view
 from .pieceset import PieceSet, available_sets, load_set
 from .rules import PLAYER_NAMES, VMove, VState
@@ -129,6 +130,13 @@ class Voldetour(Game[VState, VMove]):
         from . import actions
 
         return actions
+
+    @classmethod
+    def teaching(cls) -> Teaching:
+        """Voldetour's rules page and tutorial: ``games/voldetour/teaching.py``."""
+        from .teaching import TEACHING
+
+        return TEACHING
 
     @classmethod
     def engine(cls) -> str:

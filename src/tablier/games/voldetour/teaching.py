@@ -177,7 +177,8 @@ _SECTIONS = (
                     ),
                     Step(
                         N_(
-                            "Last, the Lord steps onto the block. Its move ends the turn: White plays."
+                            "Last, the Lord steps onto the block. Its move ends the turn: "
+                            "White plays."
                         ),
                         move="Lb2-b3",
                         arrows=(("b2", "b3"),),
@@ -222,7 +223,8 @@ _SECTIONS = (
             Diagram(
                 position=_NEST,
                 caption=N_(
-                    "The same kind of block standing (Black's B113 on c4) or lying (White's on e4–g4)."
+                    "The same kind of block standing (Black's B113 on c4) or lying "
+                    "(White's on e4–g4)."
                 ),
                 highlights=("c4", "e4", "f4", "g4"),
                 steps=(
@@ -242,7 +244,8 @@ _SECTIONS = (
                     Step(N_("Black lifts it…"), move="B111"),
                     Step(
                         N_(
-                            "…and puts it on c3: a piece in play can move, but never back to the reserve."
+                            "…and puts it on c3: a piece in play can move, but never back to "
+                            "the reserve."
                         ),
                         move="B111@c3:1x1x1",
                         arrows=(("d5", "c3"),),
@@ -250,7 +253,7 @@ _SECTIONS = (
                 ),
             ),
         ),
-        source=f"{_SEED}: placement des pièces de construction, fig. 3; {_DOC}: R-4 to R-6, I-2, I-3",
+        source=f"{_SEED}: placement des pièces, fig. 3; {_DOC}: R-4 to R-6, I-2, I-3",
     ),
     Section(
         key="blocked",
@@ -283,7 +286,8 @@ _SECTIONS = (
                     Step(N_("B112 on h5 carries White's Lord."), marks=("h5",)),
                     Step(
                         N_(
-                            "B111 on e5 is hidden on four sides: blocks on d5, e4, e6 and the high side of a Stair on f5."
+                            "B111 on e5 is hidden on four sides: blocks on d5, e4, e6 and the "
+                            "high side of a Stair on f5."
                         ),
                         highlights=("d5", "e4", "e6", "f5"),
                         marks=("e5",),
@@ -298,9 +302,9 @@ _SECTIONS = (
         title=N_("No empty space below"),
         paragraphs=(
             N_(
-                "There may be no empty space under a building piece: every part of its underside "
-                "rests on the board or on a flat top. A slope carries nothing, except a Stair nested "
-                "on it upside down."
+                "There may be no empty space under a building piece: every part of its "
+                "underside rests on the board or on a flat top. A slope carries nothing, "
+                "except a Stair nested on it upside down."
             ),
             N_("A Tower or a square where a Lord stands never takes a piece."),
         ),
@@ -658,4 +662,259 @@ RULES = RulesPage(
         ),
     ),
     sections=_SECTIONS,
+)
+
+# -- the tutorial ----------------------------------------------------------------------
+
+_STEPS = (
+    LessonStep(
+        key="build",
+        title=N_("Build beside your Tower"),
+        text=N_(
+            "Your Lord stands on its Tower on b2, three levels up, and can only step onto a "
+            "square of the same height. A turn is up to three actions: place a Block, place a "
+            "Stair, move the Lord. To place a piece, take it from your reserve, then put it."
+        ),
+        position=_START,
+        task=N_(
+            "Take the tall block B113, stand it on a square next to your Tower, then end your turn."
+        ),
+        accept=("B113",),
+        then=(
+            ("B113@b1:1x1x3", "B113@a2:1x1x3", "B113@c2:1x1x3", "B113@b3:1x1x3"),
+            ("end",),
+        ),
+        hint=N_("Take B113, put it upright (1 × 1 × 3) on a2, b1, b3 or c2, then press End."),
+        hint_cells=("a2", "b1", "b3", "c2"),
+        wrong=N_("Not that: stand B113 upright right next to b2, then end the turn."),
+        success=N_("A column three high beside your Tower: a way down for your Lord."),
+    ),
+    LessonStep(
+        key="step-off",
+        title=N_("Step off the Tower"),
+        text=N_(
+            "Your Lord must leave its Tower by the end of your third turn, or you lose. The "
+            "block on b3 is as high as the Tower, so the Lord can walk onto it."
+        ),
+        position=_pos("turn=3 lords=b2,i9 black=B113@b3:1x1x3 white=B113@i8:1x1x3"),
+        task=N_("Move your Lord off the Tower onto your block."),
+        accept=("Lb2-b3",),
+        hint=N_("Click your Lord, then b3."),
+        hint_cells=("b2", "b3"),
+        wrong=N_("The Lord has to leave its Tower: walk it onto the block on b3."),
+        success=N_("Off the Tower. The Lord's move ends the turn."),
+    ),
+    LessonStep(
+        key="climb",
+        title=N_("Climb a slope"),
+        text=N_(
+            "Without a slope the Lord cannot change height. A Stair's slope joins two levels; "
+            "crossing it costs no step, but the Lord must face it, coming from its low side."
+        ),
+        position=_pos("turn=9 lords=c4,h8 black=B122@e4:2x2x1 white=B111@h8:1x1x1"),
+        task=N_(
+            "Put a Stair so that your Lord can climb onto the flat block B122, then walk up "
+            "onto it."
+        ),
+        accept=("S",),
+        then=(
+            ("S@d4:e", "S@d5:e"),
+            (
+                "Lc4-e4",
+                "Lc4-e4-e5",
+                "Lc4-e4-e5-f5",
+                "Lc4-e4-f4",
+                "Lc4-c5-e5",
+                "Lc4-c5-e5-e4",
+                "Lc4-c5-e5-f5",
+            ),
+        ),
+        hint=N_("Take a Stair and put it on d4 rising towards the east, then move the Lord to e4."),
+        hint_cells=("d4", "e4"),
+        wrong=N_(
+            "The slope must lie between the Lord's side and the block, rising towards the block."
+        ),
+        success=N_("Up the slope in a single step: the slope itself is not counted."),
+    ),
+    LessonStep(
+        key="chain",
+        title=N_("Down a chain of slopes, in time"),
+        text=N_(
+            "This is your third turn and your Lord is still on its Tower: if it is there when "
+            "the turn ends, you lose. Slopes set end to end make one path, crossed in a single "
+            "step; one is missing."
+        ),
+        position=_pos(
+            "turn=5 lords=b2,i9 black=B111@b4:1x1x1,B112@b3:1x1x2,S@b3+2:s,S@b4+1:s "
+            "white=B113@i8:1x1x3"
+        ),
+        task=N_("Put a Stair so that your Lord can leave the Tower, then get your Lord off it."),
+        accept=("S",),
+        then=(
+            ("S@b5:s", "S@b4+1:u", "S@b3+2:u"),
+            (
+                "Lb2-b3",
+                "Lb2-b4",
+                "Lb2-b6",
+                "Lb2-b6-a6",
+                "Lb2-b6-a6-a5",
+                "Lb2-b6-b7",
+                "Lb2-b6-b7-a7",
+                "Lb2-b6-b7-b8",
+                "Lb2-b6-b7-c7",
+                "Lb2-b6-c6",
+                "Lb2-b6-c6-c5",
+                "Lb2-b6-c6-d6",
+            ),
+        ),
+        hint=N_("A Stair on b5 rising towards the south ends the chain on the board at b6."),
+        hint_cells=("b5", "b6"),
+        wrong=N_("Your Lord must get off the Tower this turn: finish the path down first."),
+        success=N_("Three slopes, one step: your Lord is safely off its Tower."),
+    ),
+    LessonStep(
+        key="on-pieces",
+        title=N_("Build on any piece"),
+        text=N_(
+            "Pieces go on the board or on top of other pieces, your opponent's too. Nothing may "
+            "hang over empty space: every square under a piece must be filled."
+        ),
+        position=_pos("turn=9 lords=c4,h8 black=- white=B111@h8:1x1x1,B122@d4:2x2x1"),
+        task=N_("Put your block B112 on top of White's flat block B122."),
+        accept=("B112",),
+        then=(
+            (
+                "B112@d4+1:1x1x2",
+                "B112@e4+1:1x1x2",
+                "B112@d5+1:1x1x2",
+                "B112@e5+1:1x1x2",
+                "B112@d4+1:1x2x1",
+                "B112@e4+1:1x2x1",
+                "B112@d4+1:2x1x1",
+                "B112@d5+1:2x1x1",
+            ),
+        ),
+        hint=N_("Take B112 and put it on level 1 of d4, d5, e4 or e5, within the white block."),
+        hint_cells=("d4", "e4", "d5", "e5"),
+        wrong=N_("The block must rest on White's block, nowhere over empty space."),
+        success=N_("Black on White: building on your opponent's pieces is allowed."),
+    ),
+    LessonStep(
+        key="height",
+        title=N_("Not higher than the Tower"),
+        text=N_(
+            "Nothing may rise above the Towers' height: three levels. The column on d4 is full; "
+            "the one on e4 is two high."
+        ),
+        position=_HEIGHT,
+        task=N_("Put the cube B111 as high as the rules allow."),
+        accept=("B111",),
+        then=(("B111@e4+2:1x1x1",),),
+        hint=N_("Only e4 can still take one more level."),
+        hint_cells=("e4",),
+        wrong=N_("Higher: put it on the third level, on top of a column two high."),
+        success=N_("e4 is now as high as a Tower: full."),
+    ),
+    LessonStep(
+        key="nest",
+        title=N_("Block a Stair by nesting"),
+        text=N_(
+            "A slope carries nothing, except another Stair turned upside down and nested on it, "
+            "slope against slope: the pair makes a flat unit. A piece with something on it is "
+            "blocked: its owner can no longer move it."
+        ),
+        position=_pos("turn=9 lords=c3,h8 black=B111@c4:1x1x1 white=B111@h8:1x1x1,S@e5:w"),
+        task=N_("Block White's Stair on e5 by nesting one of your Stairs on it."),
+        accept=("S",),
+        then=(("S@e5:u",),),
+        hint=N_("Take a Stair and put it upside down on e5."),
+        hint_cells=("e5",),
+        wrong=N_("Put your Stair upside down on White's Stair at e5."),
+        success=N_("White's Stair is blocked, and e5 is now flat."),
+    ),
+    LessonStep(
+        key="blocked",
+        title=N_("Blocked pieces"),
+        text=N_(
+            "You may move one of your pieces already in play instead of taking one from the "
+            "reserve, but not a blocked one: a piece with a piece or a Lord on it, or one hidden "
+            "on all four sides."
+        ),
+        position=_BLOCKED,
+        task=N_("Lift the only piece of yours on the board that can still move."),
+        accept=("Sg3",),
+        hint=N_("B113 is under a white block, B112 under White's Lord, B111 walled in."),
+        hint_cells=("g3",),
+        wrong=N_("That is not one of your free pieces on the board: look for the Stair."),
+        success=N_("The Stair on g3 is free: you could now put it anywhere it fits."),
+    ),
+    LessonStep(
+        key="cross",
+        title=N_("Across your own Tower"),
+        text=N_(
+            "Once it has left, your Lord may pass over its own Tower during a move, but never "
+            "stop on it."
+        ),
+        position=_CROSS,
+        task=N_("Move your Lord onto the tall block on a1–a2."),
+        accept=("Lb3-b2-a2", "Lb3-b2-a2-a1"),
+        hint=N_("Go through b2: the Tower is as high as both blocks."),
+        hint_cells=("b2", "a2"),
+        wrong=N_("Your Lord should end on a1 or a2, crossing its Tower on the way."),
+        success=N_("Over the Tower without stopping on it."),
+    ),
+    LessonStep(
+        key="lords",
+        title=N_("The other Lord is in the way"),
+        text=N_(
+            "The two Lords never share a square and never pass over each other: a Lord in the "
+            "way must be walked round."
+        ),
+        position=_pos("turn=9 lords=c4,d4 black=B111@a1:1x1x1 white=B111@j1:1x1x1"),
+        task=N_("Move your Lord to e5."),
+        accept=("Lc4-c5-d5-e5",),
+        hint=N_("Go round White's Lord, through c5 and d5."),
+        hint_cells=("c5", "d5", "e5"),
+        wrong=N_("Your Lord should end on e5, going round White's Lord."),
+        success=N_("Round the other Lord in three steps."),
+    ),
+    LessonStep(
+        key="win",
+        title=N_("Onto the enemy Tower"),
+        text=N_(
+            "The first Lord to stop on the enemy Tower wins. White's Lord has left i9 and your "
+            "Lord stands two levels up on i7, next to a column two high on i8."
+        ),
+        position=_pos("turn=15 lords=i7,e5 black=B112@i8:1x1x2,B122@i6:1x2x2 white=-"),
+        task=N_("Put a Stair so that your Lord can climb onto White's Tower, then win."),
+        accept=("S",),
+        then=(("S@i8+2:n",), ("Li7-i9",)),
+        hint=N_("A Stair on top of i8, rising north, reaches the Tower's height."),
+        hint_cells=("i8", "i9"),
+        wrong=N_("Build the last slope on i8 so that it rises towards i9, then walk up."),
+        success=N_("Your Lord is on White's Tower: you win!"),
+    ),
+)
+
+LESSON = Lesson(
+    title=N_("Learn Voldétour"),
+    intro=N_(
+        "Eleven short steps, each a real position: build, climb, block, and reach the enemy "
+        "Tower. You play Black."
+    ),
+    steps=_STEPS,
+    final_game="voldetour:pieces=mini",
+    final_text=N_(
+        "Now play a whole game against the easy computer on the mini set: a 6 × 6 board with "
+        "Towers two levels high."
+    ),
+)
+
+TEACHING = Teaching(
+    rules=RULES,
+    lesson=LESSON,
+    summary=N_(
+        "A race in three dimensions: build paths of Blocks and Stairs and walk your Lord to "
+        "the enemy Tower."
+    ),
 )
