@@ -14,6 +14,7 @@
 //   click on a bird of that region);
 // - clicking the anchor again, or an empty unmarked cell, drops the selection.
 
+import { diagramArrow, diagramCross } from "../diagram.js";
 import { label as catalogLabel, t, tn } from "../i18n.js";
 import { moveKey } from "../moves.js";
 import { el, svg } from "../ui.js";
@@ -99,6 +100,7 @@ export function createBoard(host, { submit, choose } = {}) {
   let coords = new Map(); // label -> [q, r]
   let cellEls = new Map(); // label -> the cell's <g>, for hover previews without a redraw
   let focusCell = null; // the cell to focus again after a redraw (keyboard input)
+  let diagram = null; // {highlights, arrows, marks} while drawn as a diagram (read-only)
 
   const send = (notation) => {
     selection = null;
@@ -313,6 +315,27 @@ export function createBoard(host, { submit, choose } = {}) {
     for (const [c, g] of cellEls) g.classList.toggle("ghost", ghost.has(c));
   }
 
+  /** The diagram's lit cells, arrows and crosses (cells the sky lacks are left out). */
+  function drawOverlay(layer) {
+    const at = (c) => (coords.has(c) ? position(...coords.get(c)) : null);
+    for (const c of diagram.highlights || []) {
+      const p = at(c);
+      if (!p) continue;
+      cellEls.get(c).classList.add("highlighted");
+      add(layer, svg("polygon", { class: "diagram-highlight", "data-cell": c,
+        points: hexPoints(p[0], p[1], SIZE * 0.86) }));
+    }
+    for (const [from, to] of diagram.arrows || []) {
+      const a = at(from);
+      const b = at(to);
+      if (a && b) add(layer, diagramArrow(a, b, from, to, SIZE * 1.6));
+    }
+    for (const c of diagram.marks || []) {
+      const p = at(c);
+      if (p) add(layer, diagramCross(p, c, SIZE * 1.6));
+    }
+  }
+
   function draw() {
     skySvg.replaceChildren();
     cellEls = new Map();
@@ -405,6 +428,7 @@ export function createBoard(host, { submit, choose } = {}) {
       g.addEventListener("focus", () => onHover(c, true));
       g.addEventListener("mouseleave", () => onHover(c, false));
     }
+    if (diagram) drawOverlay(marks);
     if (coordinates) {
       const coordsLayer = add(skySvg, svg("g", { class: "coords" }));
       const n = board.edge;
@@ -459,8 +483,35 @@ export function createBoard(host, { submit, choose } = {}) {
       view = nextView;
       legal = nextLegal;
       last = opts.last ?? null;
+      diagram = null;
+      bar.hidden = false;
+      root.classList.remove("diagram");
       coordinates = opts.coordinates ?? true;
       flipped = !!opts.flipped;
+      coords = new Map(view.cells.map((c) => [c.c, [c.q, c.r]]));
+      draw();
+    },
+
+    /** Draw `nextView` read-only as a diagram: `highlights`, `arrows` and `marks` on it
+     *  (docs/web-client.md, "Diagrams"); nothing can be clicked, no hint, no button. */
+    drawDiagram(nextView, opts = {}) {
+      view = nextView;
+      legal = null;
+      last = null;
+      selection = null;
+      choice = null;
+      choiceToken++;
+      preview = null;
+      renderKey = "";
+      coordinates = opts.coordinates ?? true;
+      flipped = !!opts.flipped;
+      diagram = {
+        highlights: opts.highlights || [],
+        arrows: opts.arrows || [],
+        marks: opts.marks || [],
+      };
+      bar.hidden = true;
+      root.classList.add("diagram");
       coords = new Map(view.cells.map((c) => [c.c, [c.q, c.r]]));
       draw();
     },

@@ -5,6 +5,7 @@
 // then the cell where the stack will stand (the valid ends are highlighted); to distribute,
 // click a stack, then the next cell in the chosen direction (an arrow marks each one).
 
+import { diagramArrow, diagramCross } from "../diagram.js";
 import { label, t } from "../i18n.js";
 import { moveKey } from "../moves.js";
 import { clear, el, sideMarker, svg } from "../ui.js";
@@ -57,6 +58,7 @@ export function createBoard(host, { submit }) {
   let options = { legal: null, last: null, coordinates: true, flipped: false };
   let selection = null; // the cell whose run or stack is selected
   let index = null;
+  let diagram = null; // {highlights, arrows, marks} while drawn as a diagram (read-only)
 
   function buildIndex(legal) {
     const idx = { place: new Map(), byFrom: new Map() };
@@ -166,6 +168,24 @@ export function createBoard(host, { submit }) {
     group.append(svg("text", { x: 6 + side / 2, y: 6 + side / 2, class: "height" }, String(height)));
   }
 
+  /** The diagram's lit cells, arrows and crosses (names outside the grid are left out). */
+  function overlay(cells) {
+    const known = (c) => typeof c === "string" && /^[a-i][1-9]$/.test(c);
+    const g = svg("g", { class: "diagram-overlay", "pointer-events": "none" });
+    for (const c of diagram.highlights.filter(known)) {
+      const [x, y] = centre(c);
+      const cell = cells.querySelector(`[data-cell="${c}"]`);
+      if (cell) cell.classList.add("highlighted");
+      g.append(svg("rect", { class: "diagram-highlight", "data-cell": c,
+        x: x - S / 2 + 2, y: y - S / 2 + 2, width: S - 4, height: S - 4, rx: 5 }));
+    }
+    for (const [from, to] of diagram.arrows.filter(([a, b]) => known(a) && known(b))) {
+      g.append(diagramArrow(centre(from), centre(to), from, to, S));
+    }
+    for (const c of diagram.marks.filter(known)) g.append(diagramCross(centre(c), c, S));
+    return g;
+  }
+
   function draw() {
     clear(root);
     if (!view) return;
@@ -228,6 +248,7 @@ export function createBoard(host, { submit }) {
       }
     }
     root.append(cells);
+    if (diagram) root.append(overlay(cells));
     if (selection && chosen.length && chosen[0].kind === "distribute") {
       const [x0, y0] = centre(selection);
       for (const mv of chosen) {
@@ -252,10 +273,23 @@ export function createBoard(host, { submit }) {
   return {
     render(newView, opts = {}) {
       const changed = !view || newView.position !== view.position;
+      diagram = null;
       view = newView;
       options = { legal: null, last: null, coordinates: true, flipped: false, ...opts };
       index = options.legal ? buildIndex(options.legal) : null;
       if (changed || !index || (selection && !index.byFrom.has(selection))) selection = null;
+      draw();
+    },
+
+    /** Draw `newView` read-only as a diagram: `highlights`, `arrows` and `marks` on it
+     *  (docs/web-client.md, "Diagrams"); nothing can be clicked. */
+    drawDiagram(newView, opts = {}) {
+      view = newView;
+      options = { legal: null, last: null, coordinates: opts.coordinates ?? true,
+        flipped: !!opts.flipped };
+      index = null;
+      selection = null;
+      diagram = { highlights: opts.highlights || [], arrows: opts.arrows || [], marks: opts.marks || [] };
       draw();
     },
 
