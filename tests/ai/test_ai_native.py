@@ -10,11 +10,19 @@ import random
 import pytest
 
 from tablier.ai import mcts
-from tablier.ai.mcts import MCTS, _best_child_py, _Node, _proof_py
+from tablier.ai.mcts import (
+    MCTS,
+    _amaf,
+    _backup_py,
+    _best_child_py,
+    _children_py,
+    _Node,
+    _proof_py,
+)
 from tablier.core.native import engine_status, using
 from tablier.games import from_spec
 
-from .aitoys import TreeGame, TreeMove
+from .aitoys import TreeGame, TreeMove, TreeState
 
 native = mcts._native
 needs_native = pytest.mark.skipif(
@@ -75,16 +83,80 @@ def test_a_search_builds_the_same_tree_with_either(spec: str) -> None:
     assert trees[0] == trees[1]
 
 
+_SLOTS = ("move", "state", "mover", "prior", "n", "w", "an", "aw", "children", "index", "proven")
+
+
+def _slots(node: _Node) -> tuple:
+    return tuple(getattr(node, name) for name in _SLOTS)
+
+
 @needs_native
-def test_nodes_are_left_to_reference_counting() -> None:
-    nodes = _children(random.Random(3), 4)
-    assert native is not None and all(gc.is_tracked(node) for node in nodes)
-    native.untrack(nodes)
-    assert not any(gc.is_tracked(node) for node in nodes)
-    search = MCTS(from_spec("tree:seed=4,depth=9").initial_state(), seed=1)
-    search.search(iterations=50)
-    assert search.root.children is not None
-    assert not any(gc.is_tracked(child) for child in search.root.children)
+@pytest.mark.parametrize("spec", ["volo:board=mini", "xobo", "tree:seed=7,depth=5"])
+def test_children_are_the_python_ones(spec: str) -> None:
+    assert native is not None
+    game = from_spec(spec)
+    rng = random.Random(spec)
+    state = game.initial_state()
+    for _ in range(40):
+        if state.outcome is not None:
+            state = game.initial_state()
+        moves = state.legal_moves()
+        priors = rng.choice((None, [rng.random() for _ in moves]))
+        for decisive in (True, False):
+            for solver in (True, False):
+                args = (state, moves, priors, state.to_move, decisive, solver)
+                made = native.children(*args)
+                assert [_slots(c) for c in made] == [_slots(c) for c in _children_py(*args)]
+                assert not any(gc.is_tracked(child) for child in made), "left to refcounting"
+        state = state.apply_unchecked(moves[rng.randrange(len(moves))])
+
+
+@needs_native
+def test_backups_are_the_python_ones() -> None:
+    assert native is not None
+    rng = random.Random(9)
+    game = TreeGame(seed=1, depth=12, branching=4)
+    for _ in range(300):
+        path, played = [], []
+        node = _Node(None, game.initial_state(), None, 1.0)
+        for depth in range(rng.randint(1, 6)):
+            path.append(node)
+            if rng.random() < 0.2 and depth:
+                break  # a leaf without children
+            node.children = _children(rng, rng.randint(1, 14))
+            for child in node.children:
+                child.mover = node.state.to_move
+                child.state = TreeState(game, (), rng.randrange(2))  # either player next
+            node = rng.choice(node.children)
+            played.append((node.mover, node.move))
+        played += [
+            (rng.randrange(2), TreeMove(rng.randrange(16))) for _ in range(rng.randrange(30))
+        ]
+        twins = [_twin(n) for n in path]
+        rave = rng.random() < 0.9
+        reward0 = rng.choice((0.0, 0.5, 1.0, rng.random()))
+        native.backup(path, played, reward0, rave)
+        _backup_py(twins, played, reward0, rave)
+        for a, b in zip(path, twins, strict=True):
+            assert (a.n, a.w) == (b.n, b.w)
+            assert [(c.an, c.aw) for c in a.children or ()] == [
+                (c.an, c.aw) for c in b.children or ()
+            ]
+
+
+def _twin(node: _Node) -> _Node:
+    """A copy of ``node`` with copies of its children (the path's other nodes shared)."""
+    twin = _Node(node.move, node.state, node.mover, node.prior)
+    twin.n, twin.w, twin.an, twin.aw = node.n, node.w, node.an, node.aw
+    if node.children is not None:
+        twin.children = [_twin_leaf(c) for c in node.children]
+    return twin
+
+
+def _twin_leaf(node: _Node) -> _Node:
+    twin = _Node(node.move, node.state, node.mover, node.prior)
+    twin.n, twin.w, twin.an, twin.aw = node.n, node.w, node.an, node.aw
+    return twin
 
 
 @needs_native
@@ -105,7 +177,7 @@ def test_all_moves_as_first_looks_up_either_way() -> None:
         for i in range(len(played) - 1, -1, -1):
             first[played[i]] = i
         before = [(c.an, c.aw) for c in node.children]
-        MCTS._amaf(node, 1, first, (0.25, 0.75))
+        _amaf(node, 1, first, (0.25, 0.75))
         for child, (an, aw) in zip(node.children, before, strict=True):
             seen = first.get((0, child.move))  # the tree game's root: player 0 to move
             hit = seen is not None and seen >= 1
@@ -129,8 +201,24 @@ def test_bad_input_raises_instead_of_crashing() -> None:
         native.select([], *args)
     with pytest.raises(TypeError):
         native.proof(None)
+    state = TreeGame().initial_state()
+    moves = state.legal_moves()
     with pytest.raises(TypeError):
-        native.untrack([*good, "node"])
+        native.children(state, tuple(moves), None, 0, True, True)
+    with pytest.raises(ValueError):
+        native.children(state, moves, [1.0], 0, True, True)
+    with pytest.raises(TypeError):
+        native.children(state, moves, None, 0, True)
+    with pytest.raises(AttributeError):
+        native.children(object(), moves, None, 0, True, True)  # no apply_unchecked
+    with pytest.raises(TypeError):
+        native.backup([*good, "node"], [], 0.5, True)
+    with pytest.raises(TypeError):
+        native.backup(good, [(0, TreeMove(1), "extra")], 0.5, True)
+    with pytest.raises(ValueError):
+        native.backup(good, [(2, TreeMove(1))], 0.5, True)
+    with pytest.raises(TypeError):
+        native.backup(good, [], "half", True)
     good[1].w = "much"  # type: ignore[assignment]
     good[1].proven = None
     with pytest.raises(TypeError):

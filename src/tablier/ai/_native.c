@@ -1,19 +1,30 @@
 /* The tree search's loops over a node's children, compiled.
  *
  * tablier.ai.mcts keeps its tree as Python objects of one slotted class; these
- * functions read the children's statistics straight from the slots (the offsets
- * of the slot descriptors, taken once by bind()), and compute exactly what the
- * Python loops of mcts.py compute, in the same order of floating-point operations,
- * so that a search gives the same tree for a seed with or without them.  Nothing
- * here knows which game is played.
+ * functions read and write the nodes' slots directly (at the offsets of the slot
+ * descriptors, taken once by bind()), and compute exactly what the Python loops of
+ * mcts.py compute, in the same order of floating-point operations, so that a search
+ * gives the same tree for a seed with or without them.  Nothing here knows which
+ * game is played: the game is reached through its states' apply_unchecked and
+ * outcome, and its moves' hash and equality.
+ *
+ * The nodes made here are not tracked by the cyclic garbage collector: a tree has
+ * no reference cycle (no parent links), so reference counting frees it, and the
+ * collector's passes need not walk its nodes again and again.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
 #include <math.h>
 
-enum { F_N, F_W, F_AN, F_AW, F_PRIOR, F_PROVEN, F_COUNT };
-static const char *const FIELD_NAMES[F_COUNT] = {"n", "w", "an", "aw", "prior", "proven"};
+enum {
+    F_N, F_W, F_AN, F_AW, F_PRIOR, F_PROVEN, F_MOVE, F_STATE, F_MOVER, F_CHILDREN, F_INDEX,
+    F_COUNT
+};
+static const char *const FIELD_NAMES[F_COUNT] = {
+    "n", "w", "an", "aw", "prior", "proven", "move", "state", "mover", "children", "index",
+};
+static PyObject *str_apply_unchecked, *str_outcome, *str_score, *str_to_move;
 
 static PyTypeObject *node_type = NULL;  /* the class given to bind() */
 static Py_ssize_t offsets[F_COUNT];
@@ -28,6 +39,14 @@ static PyObject *slot(PyObject *node, int field) {
         PyErr_Format(PyExc_AttributeError, "node has no value for '%s'", FIELD_NAMES[field]);
     }
     return value;
+}
+
+/* Set a slot to `value` (a new reference, stolen); the old value is released. */
+static void set_slot(PyObject *node, int field, PyObject *value) {
+    PyObject **where = (PyObject **)((char *)node + offsets[field]);
+    PyObject *old = *where;
+    *where = value;
+    Py_XDECREF(old);
 }
 
 /* A number slot as a double (an int or a float only); -1 with an exception on error. */
@@ -86,7 +105,8 @@ static int check_children(PyObject *children) {
 
 PyDoc_STRVAR(bind_doc,
              "bind(cls)\n--\n\n"
-             "Use the slots n, w, an, aw, prior and proven of the class ``cls``.");
+             "Use the slots of the node class ``cls``: n, w, an, aw, prior, proven, move,\n"
+             "state, mover, children and index.");
 
 static PyObject *bind(PyObject *module, PyObject *cls) {
     if (!PyType_Check(cls)) {
@@ -233,32 +253,389 @@ static PyObject *proof(PyObject *module, PyObject *children) {
     return PyFloat_FromDouble(best);
 }
 
-PyDoc_STRVAR(untrack_doc,
-             "untrack(nodes)\n--\n\n"
-             "Take these nodes out of the cyclic garbage collector's watch.  Only for nodes\n"
-             "that can never be part of a reference cycle (a tree without parent links): they\n"
-             "are then still freed by reference counting, and the collector's passes, which\n"
-             "otherwise walk every node of a large tree again and again, skip them.");
-
-static PyObject *untrack(PyObject *module, PyObject *nodes) {
-    if (check_children(nodes) < 0) {
+/* A new node, untracked by the garbage collector, with every slot set. */
+static PyObject *new_node(PyObject *move, PyObject *state, PyObject *mover, PyObject *prior,
+                          PyObject *zero, PyObject *zero_float) {
+    PyObject *node = node_type->tp_alloc(node_type, 0);
+    if (node == NULL) {
         return NULL;
     }
-    Py_ssize_t size = PyList_GET_SIZE(nodes);
-    for (Py_ssize_t i = 0; i < size; i++) {
-        PyObject *node = PyList_GET_ITEM(nodes, i);
-        if (PyObject_GC_IsTracked(node)) {
-            PyObject_GC_UnTrack(node);
+    PyObject_GC_UnTrack(node);
+    set_slot(node, F_MOVE, Py_NewRef(move));
+    set_slot(node, F_STATE, Py_NewRef(state));
+    set_slot(node, F_MOVER, Py_NewRef(mover));
+    set_slot(node, F_PRIOR, Py_NewRef(prior));
+    set_slot(node, F_N, Py_NewRef(zero));
+    set_slot(node, F_W, Py_NewRef(zero_float));
+    set_slot(node, F_AN, Py_NewRef(zero));
+    set_slot(node, F_AW, Py_NewRef(zero_float));
+    set_slot(node, F_CHILDREN, Py_NewRef(Py_None));
+    set_slot(node, F_INDEX, Py_NewRef(Py_None));
+    set_slot(node, F_PROVEN, Py_NewRef(Py_None));
+    return node;
+}
+
+PyDoc_STRVAR(children_doc,
+             "children(state, moves, priors, player, decisive, solver)\n--\n\n"
+             "The child nodes of ``state`` for ``moves`` (priors: a list, or None for 1.0\n"
+             "each), made by ``player``.  With ``decisive`` each child state is computed;\n"
+             "a child keeps it only when the game is over there, and is then proven (with\n"
+             "``solver``) by the outcome's score for ``player``.");
+
+static PyObject *children(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "children() takes 6 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *state = args[0], *moves = args[1], *priors = args[2], *player = args[3];
+    int decisive = PyObject_IsTrue(args[4]);
+    int solver = PyObject_IsTrue(args[5]);
+    if (decisive < 0 || solver < 0) {
+        return NULL;
+    }
+    if (node_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "bind() the node class first");
+        return NULL;
+    }
+    if (!PyList_CheckExact(moves)) {
+        PyErr_Format(PyExc_TypeError, "moves must be a list, not %.100s", Py_TYPE(moves)->tp_name);
+        return NULL;
+    }
+    if (priors != Py_None &&
+        (!PyList_CheckExact(priors) || PyList_GET_SIZE(priors) != PyList_GET_SIZE(moves))) {
+        PyErr_SetString(PyExc_ValueError, "priors must be None or a list as long as moves");
+        return NULL;
+    }
+    PyObject *zero = PyLong_FromLong(0);
+    PyObject *zero_float = PyFloat_FromDouble(0.0);
+    PyObject *one = PyFloat_FromDouble(1.0);
+    PyObject *result = PyList_New(0);
+    if (zero == NULL || zero_float == NULL || one == NULL || result == NULL) {
+        goto error;
+    }
+    /* the list is read again at each step: the game's code runs in between */
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(moves); i++) {
+        PyObject *move = Py_NewRef(PyList_GET_ITEM(moves, i));
+        PyObject *prior;
+        if (priors == Py_None) {
+            prior = Py_NewRef(one);
+        } else if (i < PyList_GET_SIZE(priors)) {
+            prior = Py_NewRef(PyList_GET_ITEM(priors, i));
+        } else {
+            Py_DECREF(move);
+            PyErr_SetString(PyExc_ValueError, "priors changed size");
+            goto error;
+        }
+        PyObject *after = NULL, *outcome = NULL, *proven = NULL;
+        if (decisive) {
+            after = PyObject_CallMethodOneArg(state, str_apply_unchecked, move);
+            if (after != NULL) {
+                outcome = PyObject_GetAttr(after, str_outcome);
+            }
+            if (outcome != NULL && outcome != Py_None && solver) {
+                proven = PyObject_CallMethodOneArg(outcome, str_score, player);
+            }
+            if (after == NULL || outcome == NULL ||
+                (outcome != Py_None && solver && proven == NULL)) {
+                Py_XDECREF(after);
+                Py_XDECREF(outcome);
+                Py_DECREF(move);
+                Py_DECREF(prior);
+                goto error;
+            }
+        }
+        int over = outcome != NULL && outcome != Py_None;
+        PyObject *node = new_node(move, over ? after : Py_None, player, prior, zero, zero_float);
+        Py_XDECREF(after);
+        Py_XDECREF(outcome);
+        Py_DECREF(move);
+        Py_DECREF(prior);
+        if (node == NULL) {
+            Py_XDECREF(proven);
+            goto error;
+        }
+        if (proven != NULL) {
+            set_slot(node, F_PROVEN, proven);
+        }
+        int failed = PyList_Append(result, node);
+        Py_DECREF(node);
+        if (failed) {
+            goto error;
         }
     }
+    Py_DECREF(zero);
+    Py_DECREF(zero_float);
+    Py_DECREF(one);
+    return result;
+error:
+    Py_XDECREF(zero);
+    Py_XDECREF(zero_float);
+    Py_XDECREF(one);
+    Py_XDECREF(result);
+    return NULL;
+}
+
+/* Add 1 to the int slot `field` of `node`. */
+static int increment(PyObject *node, int field) {
+    PyObject *value = slot(node, field);
+    if (value == NULL) {
+        return -1;
+    }
+    if (!PyLong_CheckExact(value)) {
+        PyErr_Format(PyExc_TypeError, "node field '%s' must be an int", FIELD_NAMES[field]);
+        return -1;
+    }
+    Py_ssize_t n = PyLong_AsSsize_t(value);
+    if (n == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    PyObject *more = PyLong_FromSsize_t(n + 1);
+    if (more == NULL) {
+        return -1;
+    }
+    set_slot(node, field, more);
+    return 0;
+}
+
+/* Add `amount` to the number slot `field` of `node` (the sum is a float). */
+static int add(PyObject *node, int field, double amount) {
+    double value;
+    if (number(node, field, &value) < 0) {
+        return -1;
+    }
+    PyObject *sum = PyFloat_FromDouble(value + amount);
+    if (sum == NULL) {
+        return -1;
+    }
+    set_slot(node, field, sum);
+    return 0;
+}
+
+/* A player number (0 or 1) from an int object; -1 with ValueError otherwise. */
+static int player_number(PyObject *value) {
+    long player = PyLong_Check(value) ? PyLong_AsLong(value) : -1;
+    if (player != 0 && player != 1) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_ValueError, "a player must be 0 or 1, not %R", value);
+        }
+        return -1;
+    }
+    return (int)player;
+}
+
+/* Credit `child` with an all-moves-as-first result `r`. */
+static int credit(PyObject *child, double r) {
+    return (increment(child, F_AN) < 0 || add(child, F_AW, r) < 0) ? -1 : 0;
+}
+
+/* RAVE for `node` at `depth`: its children whose move its player made from there on. */
+static int amaf(PyObject *node, Py_ssize_t depth, PyObject *first[2], const double rewards[2]) {
+    PyObject *children = slot(node, F_CHILDREN);
+    if (children == NULL) {
+        return -1;
+    }
+    if (children == Py_None) {
+        return 0;
+    }
+    if (!PyList_CheckExact(children)) {
+        PyErr_SetString(PyExc_TypeError, "node children must be a list or None");
+        return -1;
+    }
+    if (PyList_GET_SIZE(children) == 0) {
+        return 0;
+    }
+    PyObject *state = slot(node, F_STATE);
+    if (state == NULL) {
+        return -1;
+    }
+    PyObject *to_move = PyObject_GetAttr(state, str_to_move);
+    if (to_move == NULL) {
+        return -1;
+    }
+    int player = player_number(to_move);
+    Py_DECREF(to_move);
+    if (player < 0) {
+        return -1;
+    }
+    double r = rewards[player];
+    PyObject *seen_by = first[player];  /* move -> where its player first made it */
+    int status = 0;
+    Py_INCREF(children);
+    if (PyList_GET_SIZE(children) <= PyDict_GET_SIZE(seen_by)) {
+        for (Py_ssize_t i = 0; status == 0 && i < PyList_GET_SIZE(children); i++) {
+            PyObject *child = Py_NewRef(PyList_GET_ITEM(children, i));
+            PyObject *move = Py_TYPE(child) == node_type ? slot(child, F_MOVE) : NULL;
+            if (move == NULL) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_TypeError, "a child is not a node");
+                }
+                status = -1;
+            } else {
+                PyObject *seen = PyDict_GetItemWithError(seen_by, move);
+                if (seen == NULL) {
+                    status = PyErr_Occurred() ? -1 : 0;
+                } else if (PyLong_AsSsize_t(seen) >= depth) {
+                    status = credit(child, r);
+                }
+            }
+            Py_DECREF(child);
+        }
+        Py_DECREF(children);
+        return status;
+    }
+    /* fewer moves played than children: look the played ones up instead (same result) */
+    PyObject *index = slot(node, F_INDEX);
+    if (index == NULL) {
+        Py_DECREF(children);
+        return -1;
+    }
+    if (index == Py_None) {
+        index = PyDict_New();
+        for (Py_ssize_t i = PyList_GET_SIZE(children) - 1; index != NULL && i >= 0; i--) {
+            if (i >= PyList_GET_SIZE(children)) {
+                continue;
+            }
+            PyObject *child = Py_NewRef(PyList_GET_ITEM(children, i));
+            PyObject *move = Py_TYPE(child) == node_type ? slot(child, F_MOVE) : NULL;
+            if (move == NULL || PyDict_SetItem(index, move, child) < 0) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_TypeError, "a child is not a node");
+                }
+                Py_CLEAR(index);
+            }
+            Py_DECREF(child);
+        }
+        if (index == NULL) {
+            Py_DECREF(children);
+            return -1;
+        }
+        set_slot(node, F_INDEX, index);  /* the node holds it now */
+    }
+    if (!PyDict_CheckExact(index)) {
+        PyErr_SetString(PyExc_TypeError, "node index must be a dict or None");
+        Py_DECREF(children);
+        return -1;
+    }
+    Py_INCREF(index);
+    Py_ssize_t pos = 0;
+    PyObject *move, *seen;
+    while (status == 0 && PyDict_Next(seen_by, &pos, &move, &seen)) {
+        if (PyLong_AsSsize_t(seen) < depth) {
+            continue;
+        }
+        Py_INCREF(move);
+        PyObject *found = PyDict_GetItemWithError(index, move);
+        Py_DECREF(move);
+        if (found == NULL) {
+            status = PyErr_Occurred() ? -1 : 0;
+        } else if (Py_TYPE(found) != node_type) {
+            PyErr_SetString(PyExc_TypeError, "node index holds something else than nodes");
+            status = -1;
+        } else {
+            Py_INCREF(found);
+            status = credit(found, r);
+            Py_DECREF(found);
+        }
+    }
+    Py_DECREF(index);
+    Py_DECREF(children);
+    return status;
+}
+
+PyDoc_STRVAR(backup_doc,
+             "backup(path, played, reward0, rave)\n--\n\n"
+             "Back a simulation up the ``path`` of nodes it followed: one more visit each,\n"
+             "the reward of each node's mover (``reward0`` for player 0, its complement for\n"
+             "player 1), and with ``rave`` the all-moves-as-first results of every child\n"
+             "whose move its player made later in the simulation (``played``: the\n"
+             "``(mover, move)`` pairs, tree moves then playout moves).");
+
+static PyObject *backup(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "backup() takes 4 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *path = args[0], *played = args[1];
+    double reward0 = PyFloat_AsDouble(args[2]);
+    int rave = PyObject_IsTrue(args[3]);
+    if ((reward0 == -1.0 && PyErr_Occurred()) || rave < 0) {
+        return NULL;
+    }
+    if (check_children(path) < 0) {
+        return NULL;
+    }
+    if (!PyList_CheckExact(played)) {
+        PyErr_Format(PyExc_TypeError, "played must be a list, not %.100s",
+                     Py_TYPE(played)->tp_name);
+        return NULL;
+    }
+    const double rewards[2] = {reward0, 1.0 - reward0};
+    PyObject *first[2] = {NULL, NULL};
+    if (rave) {
+        first[0] = PyDict_New();
+        first[1] = PyDict_New();
+        if (first[0] == NULL || first[1] == NULL) {
+            goto error;
+        }
+        for (Py_ssize_t i = PyList_GET_SIZE(played) - 1; i >= 0; i--) {
+            if (i >= PyList_GET_SIZE(played)) {
+                continue;
+            }
+            PyObject *pair = PyList_GET_ITEM(played, i);
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+                PyErr_SetString(PyExc_TypeError, "played holds (mover, move) pairs");
+                goto error;
+            }
+            Py_INCREF(pair);
+            int mover = player_number(PyTuple_GET_ITEM(pair, 0));
+            PyObject *where = mover < 0 ? NULL : PyLong_FromSsize_t(i);
+            int failed = where == NULL ||
+                         PyDict_SetItem(first[mover], PyTuple_GET_ITEM(pair, 1), where) < 0;
+            Py_XDECREF(where);
+            Py_DECREF(pair);
+            if (failed) {
+                goto error;
+            }
+        }
+    }
+    Py_INCREF(path);
+    for (Py_ssize_t depth = 0; depth < PyList_GET_SIZE(path); depth++) {
+        PyObject *node = Py_NewRef(PyList_GET_ITEM(path, depth));
+        int failed = Py_TYPE(node) != node_type || increment(node, F_N) < 0;
+        PyObject *mover = failed ? NULL : slot(node, F_MOVER);
+        failed = failed || mover == NULL;
+        if (!failed && mover != Py_None) {
+            int who = player_number(mover);
+            failed = who < 0 || add(node, F_W, rewards[who]) < 0;
+        }
+        if (!failed && rave) {
+            failed = amaf(node, depth, first, rewards) < 0;
+        }
+        Py_DECREF(node);
+        if (failed) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_TypeError, "path holds something else than nodes");
+            }
+            Py_DECREF(path);
+            goto error;
+        }
+    }
+    Py_DECREF(path);
+    Py_XDECREF(first[0]);
+    Py_XDECREF(first[1]);
     Py_RETURN_NONE;
+error:
+    Py_XDECREF(first[0]);
+    Py_XDECREF(first[1]);
+    return NULL;
 }
 
 static PyMethodDef methods[] = {
     {"bind", bind, METH_O, bind_doc},
     {"select", (PyCFunction)(void (*)(void))select_child, METH_FASTCALL, select_doc},
     {"proof", proof, METH_O, proof_doc},
-    {"untrack", untrack, METH_O, untrack_doc},
+    {"children", (PyCFunction)(void (*)(void))children, METH_FASTCALL, children_doc},
+    {"backup", (PyCFunction)(void (*)(void))backup, METH_FASTCALL, backup_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -274,4 +651,13 @@ static struct PyModuleDef native_module = {
     NULL,
 };
 
-PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&native_module); }
+PyMODINIT_FUNC PyInit__native(void) {
+    str_apply_unchecked = PyUnicode_InternFromString("apply_unchecked");
+    str_outcome = PyUnicode_InternFromString("outcome");
+    str_score = PyUnicode_InternFromString("score");
+    str_to_move = PyUnicode_InternFromString("to_move");
+    if (!str_apply_unchecked || !str_outcome || !str_score || !str_to_move) {
+        return NULL;
+    }
+    return PyModule_Create(&native_module);
+}

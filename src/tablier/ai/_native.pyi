@@ -16,4 +16,15 @@ def select(
     /,
 ) -> _N: ...
 def proof(children: list[Any], /) -> float | None: ...
-def untrack(nodes: list[Any], /) -> None: ...
+def children(
+    state: Any,
+    moves: list[Any],
+    priors: list[float] | None,
+    player: int,
+    decisive: bool,
+    solver: bool,
+    /,
+) -> list[Any]: ...
+def backup(
+    path: list[Any], played: list[tuple[int, Any]], reward0: float, rave: bool, /
+) -> None: ...

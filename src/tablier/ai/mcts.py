@@ -194,6 +194,92 @@ def _proof_py(children: list[_Node]) -> float | None:
     return best
 
 
+def _children_py(
+    state: State[Any],
+    moves: list[Move],
+    priors: list[float] | None,
+    player: int,
+    decisive: bool,
+    solver: bool,
+) -> list[_Node]:
+    """The child nodes of ``state`` (see :meth:`MCTS._expand`); the compiled one's reference.
+
+    With ``decisive`` every child state is computed, so that a move ending the game
+    is seen (and, with ``solver``, proven) at once; a child keeps its state only
+    then: the others are made again when the search first reaches them (most never
+    are, and a big tree holding them all would be mostly states).
+    """
+    weights = priors if priors is not None else [1.0] * len(moves)
+    if not decisive:
+        return [
+            _Node(move, None, player, prior) for move, prior in zip(moves, weights, strict=True)
+        ]
+    apply = state.apply_unchecked
+    children = []
+    for move, prior in zip(moves, weights, strict=True):
+        after = apply(move)
+        outcome = after.outcome
+        if outcome is None:
+            children.append(_Node(move, None, player, prior))
+            continue
+        child = _Node(move, after, player, prior)
+        if solver:
+            child.proven = outcome.score(player)
+        children.append(child)
+    return children
+
+
+def _backup_py(
+    path: list[_Node], played: list[tuple[int, Move]], reward0: float, rave: bool
+) -> None:
+    """Back a simulation up its ``path``; the compiled one's reference.
+
+    Each node gets a visit and its mover's reward; with ``rave``, each child of a
+    node on the path whose move its player made later in the simulation (``played``:
+    tree moves, then playout moves) gets an all-moves-as-first result.
+    """
+    rewards = (reward0, 1.0 - reward0)
+    first: dict[tuple[int, Move], int] = {}
+    if rave:
+        for i in range(len(played) - 1, -1, -1):
+            first[played[i]] = i
+    for depth, n in enumerate(path):
+        n.n += 1
+        if n.mover is not None:
+            n.w += rewards[n.mover]
+        if rave and n.children:
+            _amaf(n, depth, first, rewards)
+
+
+def _amaf(
+    node: _Node, depth: int, first: dict[tuple[int, Move], int], rewards: tuple[float, float]
+) -> None:
+    """All-moves-as-first: credit each child of ``node`` (at ``depth`` in the path)
+    whose move its player made from there on in this simulation (``first``: where
+    each (player, move) was first made)."""
+    player = node.state.to_move
+    r = rewards[player]
+    children = node.children
+    assert children is not None
+    if len(children) <= len(first):
+        for child in children:
+            seen = first.get((player, child.move))
+            if seen is not None and seen >= depth:
+                child.an += 1
+                child.aw += r
+        return
+    # fewer moves played than children: look the played ones up instead (same result)
+    index = node.index
+    if index is None:
+        index = node.index = {child.move: child for child in reversed(children)}
+    for (mover, move), seen in first.items():
+        if mover == player and seen >= depth:
+            found = index.get(move)
+            if found is not None:
+                found.an += 1
+                found.aw += r
+
+
 # The loops over a node's children run compiled when ``tablier.ai._native`` is built;
 # ``_switch`` puts the Python ones back (``tablier.core.native.using``).
 _native = load("tablier.ai._native")
@@ -201,19 +287,18 @@ _best_child = _best_child_py
 _proof = _proof_py
 
 
-def _untrack_py(nodes: list[_Node]) -> None:
-    """Leave the nodes to the garbage collector (only the compiled core can do otherwise)."""
-
-
-_untrack = _untrack_py
+_children = _children_py
+_backup = _backup_py
 
 
 def _switch(compiled: bool) -> None:
-    global _best_child, _proof, _untrack
+    global _best_child, _proof, _children, _backup
     if compiled and _native is not None:
-        _best_child, _proof, _untrack = _native.select, _native.proof, _native.untrack
+        _best_child, _proof = _native.select, _native.proof
+        _children, _backup = _native.children, _native.backup
     else:
-        _best_child, _proof, _untrack = _best_child_py, _proof_py, _untrack_py
+        _best_child, _proof = _best_child_py, _proof_py
+        _children, _backup = _children_py, _backup_py
 
 
 if _native is not None:
@@ -303,31 +388,11 @@ class MCTS:
         state = node.state
         moves = state.legal_moves()
         priors = self.knowledge.priors(state, moves) if self.config.prior_bias else None
-        player = state.to_move
-        weights = priors if priors else [1.0] * len(moves)
-        if not self.config.decisive:
-            node.children = [
-                _Node(move, None, player, prior) for move, prior in zip(moves, weights, strict=True)
-            ]
-        else:
-            solver = self.config.solver
-            apply = state.apply_unchecked
-            children = []
-            for move, prior in zip(moves, weights, strict=True):
-                after = apply(move)
-                outcome = after.outcome
-                if outcome is None:
-                    # made again when first reached: most children never are, and a
-                    # big tree holding every child state is mostly states
-                    children.append(_Node(move, None, player, prior))
-                    continue
-                child = _Node(move, after, player, prior)
-                if solver:
-                    child.proven = outcome.score(player)
-                children.append(child)
-            node.children = children
-        _untrack(node.children)
-        if self.config.solver:
+        cfg = self.config
+        node.children = _children(
+            state, moves, priors or None, state.to_move, cfg.decisive, cfg.solver
+        )
+        if cfg.solver:
             self._update_proof(node)
 
     def _update_proof(self, node: _Node) -> bool:
@@ -346,9 +411,9 @@ class MCTS:
 
     def _select(self, node: _Node) -> _Node:
         cfg = self.config
-        player = node.state.to_move
         children = node.children
         assert children is not None
+        player = children[0].mover  # the player to decide at ``node``, who makes every child
         if node is self.root and self._restrict is not None:
             allowed = [c for c in children if c.move in self._restrict]
             children = allowed or children
@@ -427,10 +492,11 @@ class MCTS:
             if node.proven is not None and node is not self.root:
                 reward0 = node.proven if node.mover == 0 else 1.0 - node.proven
                 break
-            if node.state.outcome is not None:
-                reward0 = node.state.outcome.score(0)
-                break
-            if node.children is None:
+            if node.children is None:  # (a node with children is not a game's end)
+                outcome = node.state.outcome
+                if outcome is not None:
+                    reward0 = outcome.score(0)
+                    break
                 if node.n == 0 and node is not self.root:
                     reward0 = self._playout(node.state, played)
                     break
@@ -438,7 +504,9 @@ class MCTS:
                 if node.proven is not None and node is not self.root:
                     continue
             child = self._select(node)
-            played.append((node.state.to_move, child.move))
+            mover = child.mover  # the player to decide at ``node``
+            assert mover is not None
+            played.append((mover, child.move))
             if child.state is None:
                 child.state = node.state.apply_unchecked(child.move)
                 outcome = child.state.outcome
@@ -446,52 +514,12 @@ class MCTS:
                     child.proven = outcome.score(child.mover)
             node = child
             path.append(node)
-        # -- back-propagation ----------------------------------------------------------
-        rewards = (reward0, 1.0 - reward0)
-        first: dict[tuple[int, Move], int] = {}
-        if cfg.rave:
-            for i in range(len(played) - 1, -1, -1):
-                first[played[i]] = i
-        for depth, n in enumerate(path):
-            n.n += 1
-            if n.mover is not None:
-                n.w += rewards[n.mover]
-            if cfg.rave and n.children:
-                self._amaf(n, depth, first, rewards)
+        _backup(path, played, reward0, cfg.rave)
         if cfg.solver:
             for n in reversed(path[:-1]):
                 if not self._update_proof(n):
                     break
         self.iterations += 1
-
-    @staticmethod
-    def _amaf(
-        node: _Node, depth: int, first: dict[tuple[int, Move], int], rewards: tuple[float, float]
-    ) -> None:
-        """All-moves-as-first: credit each child of ``node`` (at ``depth`` in the path)
-        whose move its player made from there on in this simulation (``first``: where
-        each (player, move) was first made)."""
-        player = node.state.to_move
-        r = rewards[player]
-        children = node.children
-        assert children is not None
-        if len(children) <= len(first):
-            for child in children:
-                seen = first.get((player, child.move))
-                if seen is not None and seen >= depth:
-                    child.an += 1
-                    child.aw += r
-            return
-        # fewer moves played than children: look the played ones up instead (same result)
-        index = node.index
-        if index is None:
-            index = node.index = {child.move: child for child in reversed(children)}
-        for (mover, move), seen in first.items():
-            if mover == player and seen >= depth:
-                found = index.get(move)
-                if found is not None:
-                    found.an += 1
-                    found.aw += r
 
     def search(
         self,
