@@ -117,7 +117,7 @@ _SECTIONS = (
                         highlights=("g4",),
                     ),
                     Step(
-                        N_("B122: 1 × 2 × 2, here standing on its long side."),
+                        N_("B122: 1 × 2 × 2, here a wall two squares long and two high."),
                         highlights=("c6", "c7"),
                     ),
                     Step(
@@ -312,7 +312,7 @@ _SECTIONS = (
             Diagram(
                 position=_SUPPORT,
                 caption=N_(
-                    "A block lying on c4–e4 at the first level would float over d4; nothing can "
+                    "A block lying across c4–e4 one level up would float over d4; nothing can "
                     "be put on the slope at g4."
                 ),
                 highlights=("c4", "e4"),
@@ -684,7 +684,7 @@ _STEPS = (
             ("B113@b1:1x1x3", "B113@a2:1x1x3", "B113@c2:1x1x3", "B113@b3:1x1x3"),
             ("end",),
         ),
-        hint=N_("Take B113, put it upright (1 × 1 × 3) on a2, b1, b3 or c2, then press End."),
+        hint=N_("Take B113, put it upright (1 × 1 × 3) on a2, b1, b3 or c2, then press End turn."),
         hint_cells=("a2", "b1", "b3", "c2"),
         wrong=N_("Not that: stand B113 upright right next to b2, then end the turn."),
         success=N_("A column three high beside your Tower: a way down for your Lord."),
@@ -794,7 +794,7 @@ _STEPS = (
                 "B112@d5+1:2x1x1",
             ),
         ),
-        hint=N_("Take B112 and put it on level 1 of d4, d5, e4 or e5, within the white block."),
+        hint=N_("Take B112 and put it one level up on d4, d5, e4 or e5, within the white block."),
         hint_cells=("d4", "e4", "d5", "e5"),
         wrong=N_("The block must rest on White's block, nowhere over empty space."),
         success=N_("Black on White: building on your opponent's pieces is allowed."),
@@ -812,7 +812,7 @@ _STEPS = (
         then=(("B111@e4+2:1x1x1",),),
         hint=N_("Only e4 can still take one more level."),
         hint_cells=("e4",),
-        wrong=N_("Higher: put it on the third level, on top of a column two high."),
+        wrong=N_("Higher: put it on top of the column two high."),
         success=N_("e4 is now as high as a Tower: full."),
     ),
     LessonStep(
