@@ -4,12 +4,14 @@
 //
 // Modules: router.js (paths → pages), lobby.js, game-page.js (with moves.js: the move
 // box and the confirm step; actions.js: resign, offers, rematch…), review.js, viewer.js
-// (the board, history and move list both game and review pages show).
+// (the board, history and move list both game and review pages show), rules.js (a game's
+// rules page).
 
 import { GamePage } from "./game-page.js";
 import { language, languageNames, loadLanguage, switchLanguage, t } from "./i18n.js";
 import { LobbyPage } from "./lobby.js";
 import { ReviewPage } from "./review.js";
+import { RulesPage } from "./rules.js";
 import { startRouter } from "./router.js";
 import { setSetting, settings } from "./store.js";
 
@@ -60,5 +62,6 @@ setupHeader();
 startRouter(document.getElementById("app"), [
   [/^\/g\/([A-Za-z0-9_-]+)\/?$/, (root, id) => new GamePage(root, id)],
   [/^\/review\/?$/, (root) => new ReviewPage(root)],
+  [/^\/rules\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new RulesPage(root, game)],
   [/^\/(index\.html|static\/index\.html)?$/, (root) => new LobbyPage(root)],
 ]);

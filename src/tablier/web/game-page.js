@@ -55,13 +55,15 @@ export class GamePage {
       this.aiBar = el("progress", { max: 1, value: 0, "aria-label": t("The computer's progress") }),
       this.aiBest = el("span", { class: "meta", "data-testid": "ai-best" }));
     this.players = el("div", { class: "players", "data-testid": "players" });
+    this.rulesLink = el("a", { class: "rules-link", "data-internal": true, "data-testid": "rules-link",
+      hidden: true });
     this.settingsBox = el("div", { class: "settings" });
     this.buildSettings();
     const boardColumn = el("div", { class: "board-column" },
       v.status, this.aiBox, v.banner, v.boardHost, this.moves.confirmBar, this.moves.form,
       this.moves.error, v.historyBar);
     const side = el("aside", { class: "side-column" },
-      el("section", { class: "panel" }, this.players, this.connection),
+      el("section", { class: "panel" }, this.players, this.connection, el("p", {}, this.rulesLink)),
       el("section", { class: "panel" }, v.info),
       el("section", { class: "panel" }, el("h2", {}, t("Moves")), v.moveList),
       el("section", { class: "panel" }, this.panel.offers, this.panel.actions),
@@ -161,7 +163,13 @@ export class GamePage {
       const thinking = !!snap.ai.thinking;
       this.ai = { thinking, progress: thinking && this.ai ? this.ai.progress : null };
     }
-    if (first) document.title = label(`game.${snap.game}.title`, snap.title || snap.game) + " — Tablier";
+    if (first) {
+      const title = label(`game.${snap.game}.title`, snap.title || snap.game);
+      document.title = title + " — Tablier";
+      this.rulesLink.href = `/rules/${encodeURIComponent(snap.game)}`;
+      this.rulesLink.textContent = t("Rules of {game}", { game: title });
+      this.rulesLink.hidden = false;
+    }
     await this.viewer.ensureBoard(snap.game);
     if (this.viewer.lastPly !== snap.ply || first || this.historyStale(snap)) {
       await this.reloadHistory(snap);

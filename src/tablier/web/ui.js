@@ -188,3 +188,27 @@ export async function copyText(text, what = t("Link")) {
     await shown;
   }
 }
+
+const sheets = new Map(); // href -> Promise, resolved once the sheet is applied
+
+/**
+ * Link the stylesheet `href` (same-origin: the Content-Security-Policy allows it) once, and
+ * resolve when it is applied, so that what it styles is never drawn unstyled; a sheet that
+ * fails to load is reported in the console (resolves false).  `name` marks the <link>
+ * (`data-sheet`).
+ */
+export function loadStylesheet(href, name) {
+  const url = new URL(href, document.baseURI).href;
+  if (!sheets.has(url)) {
+    sheets.set(url, new Promise((resolve) => {
+      const link = el("link", { rel: "stylesheet", href: url, "data-sheet": name || url });
+      link.addEventListener("load", () => resolve(true));
+      link.addEventListener("error", () => {
+        console.warn(`stylesheet ${url} did not load`);
+        resolve(false);
+      });
+      document.head.append(link);
+    }));
+  }
+  return sheets.get(url);
+}
