@@ -99,6 +99,10 @@ _SECTIONS = (
                 "The seed gives ten building pieces per player but showed their shapes only in "
                 "figures that were lost: this split and these sizes are the project's reading."
             ),
+            N_(
+                "The seed's board also has four red squares for an expansion whose rules it "
+                "does not give: they play no part here."
+            ),
         ),
         diagrams=(
             Diagram(
