@@ -5,10 +5,11 @@
 // Modules: router.js (paths → pages), lobby.js, game-page.js (with moves.js: the move
 // box and the confirm step; actions.js: resign, offers, rematch…), review.js, viewer.js
 // (the board, history and move list both game and review pages show), rules.js (a game's
-// rules page).
+// rules page), learn.js (a game's tutorial).
 
 import { GamePage } from "./game-page.js";
 import { language, languageNames, loadLanguage, switchLanguage, t } from "./i18n.js";
+import { LearnPage } from "./learn.js";
 import { LobbyPage } from "./lobby.js";
 import { ReviewPage } from "./review.js";
 import { RulesPage } from "./rules.js";
@@ -63,5 +64,6 @@ startRouter(document.getElementById("app"), [
   [/^\/g\/([A-Za-z0-9_-]+)\/?$/, (root, id) => new GamePage(root, id)],
   [/^\/review\/?$/, (root) => new ReviewPage(root)],
   [/^\/rules\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new RulesPage(root, game)],
+  [/^\/learn\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new LearnPage(root, game)],
   [/^\/(index\.html|static\/index\.html)?$/, (root) => new LobbyPage(root)],
 ]);
