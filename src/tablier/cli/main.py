@@ -156,9 +156,7 @@ def games_command() -> None:
             default = "none" if opt.default is None else str(opt.default)
             choices = f" [{'|'.join(str(c) for c in opt.choices)}]" if opt.choices else ""
             lines.append(f"{flag}{choices} (default {default}): {opt.doc}")
-        table.add_row(
-            name, Text(cls.title), Text("\n".join(lines) or "(none)"), Text(cls.engine())
-        )
+        table.add_row(name, Text(cls.title), Text("\n".join(lines) or "(none)"), Text(cls.engine()))
     console.print(table)
 
 
@@ -474,6 +472,12 @@ except ImportError as exc:  # pragma: no cover - only when the AI package is bro
 else:
     _ai, _AI_ERROR = ai_commands, None
     ai_commands.register(main)
+
+
+# `tablier rules`: a game's rules page in the terminal.
+from . import rules as rules_commands  # noqa: E402
+
+rules_commands.register(main)
 
 
 def run(argv: list[str] | None = None) -> Any:  # pragma: no cover - thin wrapper
