@@ -14,6 +14,69 @@ export function moveKey(text) {
 }
 
 /**
+ * The move list's lines: one per turn, a turn being the decisions one player makes in a
+ * row (one decision in most games; several where the engine splits a turn).  `moves`: the
+ * notations of the game; `turnEnds`: the notation prefixes of the decisions that end a
+ * turn, when the game's state view gives them (`turn_ends`), else null; `moverOf(i)`: the
+ * player of decision i (0-based) when its position is loaded, else null.  Without
+ * `turnEnds` a line ends where the player changes, or where that is not known.  A decision
+ * that the next one of its line begins with (taking a piece, then the put that names it)
+ * is folded into it.  → [{first, last, mover, items: [{ply, notation, folded}]}], plies
+ * 1-based (decision i leads to position i + 1); `mover` null when not known.
+ */
+export function turnLines(moves, turnEnds, moverOf) {
+  const ends = turnEnds && turnEnds.length ? turnEnds.map(moveKey) : null;
+  const endsTurn = (i) => {
+    if (ends) return ends.some((prefix) => moveKey(moves[i]).startsWith(prefix));
+    const a = moverOf(i);
+    const b = moverOf(i + 1);
+    return a === null || a === undefined || a !== b;
+  };
+  const lines = [];
+  let line = null;
+  moves.forEach((notation, i) => {
+    if (!line) {
+      line = { first: i + 1, last: i + 1, mover: null, items: [] };
+      lines.push(line);
+    }
+    line.items.push({ ply: i + 1, notation, folded: false });
+    line.last = i + 1;
+    if (endsTurn(i)) line = null;
+  });
+  for (const ln of lines) {
+    ln.items.forEach((item, k) => {
+      const next = ln.items[k + 1];
+      item.folded = !!next && moveKey(next.notation).startsWith(moveKey(item.notation));
+    });
+  }
+  // the players: from a loaded position; lines that end at turn ends alternate players
+  let anchor = null;
+  lines.forEach((ln, k) => {
+    for (let i = ln.first - 1; i < ln.last && anchor === null; i++) {
+      const p = moverOf(i);
+      if (p === 0 || p === 1) anchor = { k, p };
+    }
+  });
+  if (anchor === null && lines.length) {
+    // the position after the last decision: its player's line is the last one, or the
+    // next when the last decision ended a turn
+    const p = moverOf(moves.length);
+    if (p === 0 || p === 1) anchor = { k: line ? lines.length - 1 : lines.length, p };
+  }
+  if (anchor !== null && ends) {
+    lines.forEach((ln, k) => {
+      ln.mover = (anchor.p + Math.abs(k - anchor.k)) % 2;
+    });
+  } else {
+    for (const ln of lines) {
+      const p = moverOf(ln.first - 1);
+      ln.mover = p === 0 || p === 1 ? p : null;
+    }
+  }
+  return lines;
+}
+
+/**
  * Read a typed move against `legal` (the move views of the position): → {notation} (the
  * legal move's own notation, which is what is sent) or {error} (why it is refused).
  * Accepted: a legal move's notation, letter case, spaces and dashes aside; then whatever

@@ -9,6 +9,7 @@
 
 import { errorText } from "./api.js";
 import { localView, reasonText, t } from "./i18n.js";
+import { turnLines } from "./moves.js";
 import { settings } from "./store.js";
 import { choose, clear, el, sideMarker, toast } from "./ui.js";
 
@@ -292,22 +293,38 @@ export class Viewer {
   }
 
   renderMoveList() {
+    // one line per turn (moves.js turnLines): a one-decision line is one button; a longer
+    // one is its number, its player and a button per decision (a decision folded into the
+    // next is hidden: its position is still reached by the history keys)
     clear(this.moveList);
     const shown = this.shownPly;
-    this.moves.forEach((notation, i) => {
-      const mover = this.views[i] ? this.views[i].to_move : null;
-      const item = el("li", { class: i + 1 === shown ? "current" : "" },
-        el("button", {
-          type: "button",
-          class: "move",
-          "data-ply": i + 1,
-          "data-testid": "move-item",
-          "aria-current": i + 1 === shown ? "step" : false,
-          onclick: () => this.go(i + 1),
-        },
-        el("span", { class: "num" }, `${i + 1}.`),
-        mover === 0 || mover === 1 ? sideMarker(mover, 10) : null,
-        el("span", { class: "notation" }, notation)));
+    const latest = this.views[this.lastPly] || this.views.find((v) => v) || {};
+    const moverOf = (i) => (this.views[i] ? this.views[i].to_move : null);
+    const lines = turnLines(this.moves, latest.turn_ends || null, moverOf);
+    const moveButton = (item, ...content) => el("button", {
+      type: "button",
+      class: "move",
+      "data-ply": item.ply,
+      "data-testid": "move-item",
+      "aria-current": item.ply === shown ? "step" : false,
+      hidden: item.folded,
+      onclick: () => this.go(item.ply),
+    }, ...content, el("span", { class: "notation" }, item.notation));
+    lines.forEach((line, k) => {
+      const current = line.first <= shown && shown <= line.last;
+      const marker = line.mover === 0 || line.mover === 1 ? sideMarker(line.mover, 10) : null;
+      const num = el("span", { class: "num" }, `${k + 1}.`);
+      const item = el("li", { class: current ? "current" : "", "data-testid": "move-line" });
+      if (line.items.length === 1) {
+        item.append(moveButton(line.items[0], num, marker));
+      } else {
+        item.classList.add("turn-line");
+        item.append(num, marker);
+        line.items.forEach((one, i) => {
+          if (i && !line.items[i - 1].folded) item.append(el("span", { class: "sep" }, " · "));
+          item.append(moveButton(one));
+        });
+      }
       this.moveList.append(item);
     });
     const current = this.moveList.querySelector("li.current");
