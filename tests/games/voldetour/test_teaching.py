@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -103,6 +104,7 @@ def test_diagram_positions_are_real_and_their_steps_legal(key: str, diagram: Dia
     for move, highlights, arrows, marks in frames:
         if move is not None:
             state = _play(state, move)
+        json.dumps(game.state_view(state))  # what the board module draws
         named = {*highlights, *marks, *(c for pair in arrows for c in pair)}
         assert named <= cells, (key, named - cells)
 

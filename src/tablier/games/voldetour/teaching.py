@@ -757,9 +757,9 @@ _STEPS = (
         then=(
             ("S@b5:s", "S@b4+1:u", "S@b3+2:u"),
             (
-                "Lb2-b3",
-                "Lb2-b4",
                 "Lb2-b6",
+                "Lb2-b4",
+                "Lb2-b3",
                 "Lb2-b6-a6",
                 "Lb2-b6-a6-a5",
                 "Lb2-b6-b7",
