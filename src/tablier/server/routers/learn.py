@@ -34,7 +34,7 @@ from ..i18n import LANGUAGES, N_, gettext, language_of
 from ..models import _Strict, error_responses
 from . import pages
 
-__all__ = ["CheckBody", "check_step", "lesson_of", "router"]
+__all__ = ["CheckBody", "check_step", "lesson_of", "router", "solution"]
 
 router = APIRouter(tags=["teaching"])
 
@@ -84,6 +84,36 @@ def _decisions(step: LessonStep) -> list[tuple[str, ...]]:
     return [step.accept, *step.then] if step.accept else []
 
 
+def _readable(rules: Any, state: Any, accepted: tuple[str, ...]) -> set[str]:
+    """The notations of the accepted moves that are legal in ``state`` (an alternative may
+    only be legal after another choice of an earlier decision)."""
+    out = set()
+    for text in accepted:
+        try:
+            out.add(rules.move_text(state, rules.parse_move(state, text)))
+        except TablierError:
+            continue
+    return out
+
+
+def solution(state: Any, decisions: list[tuple[str, ...]]) -> list[Any] | None:
+    """The first moves, in the order the step lists them, that play every decision in turn
+    (an alternative may only be legal after some choices of the earlier decisions); ``None``
+    when there are none."""
+    if not decisions:
+        return []
+    rules = state.game
+    for text in decisions[0]:
+        try:
+            move = rules.parse_move(state, text)
+        except TablierError:
+            continue
+        rest = solution(state.apply(move), decisions[1:])
+        if rest is not None:
+            return [move, *rest]
+    return None
+
+
 def check_step(
     step: LessonStep, moves: list[str], *, lang: str, solve: bool = False
 ) -> dict[str, Any]:
@@ -94,14 +124,11 @@ def check_step(
     own position again after a wrong move); ``legal``: the move views of the decisions to
     choose from while the step waits for one; ``last``: the move view of the last move
     played; ``message``: the step's text for what happened, in ``lang``.  ``solve`` adds
-    the step's ``solution`` (the first accepted move of each decision) and its first
-    move's view as ``last``, on the step's position.
+    the step's ``solution`` (:func:`solution`: the first accepted moves that play every
+    decision in turn) and its first move's view as ``last``, on the step's position.
     """
     decisions = _decisions(step)
-    if len(moves) > len(decisions) and not solve:
-        raise ApiError(
-            422, "invalid_request", f"this step takes {len(decisions)} decision(s), not more"
-        )
+    moves = moves[: len(decisions)]  # a board may send a whole action: the rest is not asked
     start = registry.parse_position(step.position)
     rules = start.game
     state = start
@@ -109,22 +136,22 @@ def check_step(
     ok = True
     message = ""
     if solve:
-        solution = []
-        for accepted in decisions:
-            move = rules.parse_move(state, accepted[0])
-            solution.append(rules.move_text(state, move))
-            if last is None:
-                last = rules.move_view(state, move)
+        path = solution(start, decisions)
+        if path is None:
+            raise TablierError(f"no accepted moves of step {step.key!r} can be played in turn")
+        last = rules.move_view(start, path[0]) if path else None
+        texts = []
+        for move in path:
+            texts.append(rules.move_text(state, move))
             state = state.apply(move)
-        return _answer(rules, start, ok, False, "", last, None, lang, solution=solution)
+        return _answer(rules, start, ok, False, "", last, None, lang, solution=texts)
     for text, accepted in zip(moves, decisions, strict=False):
         try:
             move = rules.parse_move(state, text)
         except TablierError:
             ok, message = False, NOT_LEGAL
             break
-        played = rules.move_text(state, move)
-        if played not in {rules.move_text(state, rules.parse_move(state, a)) for a in accepted}:
+        if rules.move_text(state, move) not in _readable(rules, state, accepted):
             ok, message = False, step.wrong or NOT_ASKED
             break
         last = rules.move_view(state, move)
