@@ -91,12 +91,15 @@ export class LobbyPage {
     const error = el("p", { class: "error", role: "alert", "data-testid": "new-game-error" });
     const submit = el("button", { type: "submit", class: "primary", "data-testid": "create-game" },
       t("Start the game"));
+    const learnLink = el("a", { "data-internal": true, "data-testid": "learn-link" },
+      t("New to this game? Learn it step by step"));
 
     const fillGame = () => {
       const game = games.find((g) => g.name === gameSelect.value);
       clear(optionsBox);
       clear(seatSelect);
       if (!game) return;
+      learnLink.setAttribute("href", `/learn/${encodeURIComponent(game.name)}`);
       for (const opt of game.options || []) {
         // the option in plain words: the labels game.<game>.option.<name>[.<value>|.help|.none]
         const id = `ng-opt-${opt.name}`;
@@ -146,6 +149,7 @@ export class LobbyPage {
     modeBox.addEventListener("change", fillMode);
     form.append(
       el("div", { class: "row" }, el("label", { for: "ng-game" }, t("Game")), gameSelect),
+      el("p", { class: "hint" }, learnLink),
       optionsBox, modeBox, levelRow, seatRow, nameRow, error, submit,
     );
     fillGame();
