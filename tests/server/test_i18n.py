@@ -300,3 +300,114 @@ def test_the_client_messages_endpoint(shared_client):
     assert english["game.voldetour.option.max_turns"] == "Turn limit"
     missing = shared_client.get("/api/i18n/xx")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+
+
+# -- the games' own catalogs (their rules pages and tutorials) ------------------------------
+
+
+def _game_catalogs() -> list[str]:
+    """The registered games that keep catalogs in ``locale/`` beside their class's module."""
+    from tablier import games as registry
+    from tablier.core.i18n import game_locale_dir
+
+    return [
+        name
+        for name in registry.names()
+        if (game_locale_dir(registry.game_class(name)) / f"{name}.pot").is_file()
+    ]
+
+
+def _game_catalog(name: str, lang: str | None):
+    from tablier import games as registry
+    from tablier.core.i18n import game_catalog_path, game_locale_dir
+
+    cls = registry.game_class(name)
+    path = game_locale_dir(cls) / f"{name}.pot" if lang is None else game_catalog_path(cls, lang)
+    with path.open("rb") as handle:
+        return read_po(handle, locale=lang)
+
+
+def _teaching_texts(name: str) -> set[str]:
+    """Every text of a game's teaching that a reader sees translated (not positions, moves,
+    cells, keys or sources)."""
+    from tablier import games as registry
+
+    teaching = registry.game_class(name).teaching()
+    if teaching is None:
+        return set()
+    rules, lesson = teaching.rules, teaching.lesson
+    texts = {teaching.summary, rules.title, *rules.intro}
+    for section in rules.sections:
+        texts |= {section.title, *section.paragraphs, section.variant or ""}
+        for diagram in section.diagrams:
+            texts |= {diagram.caption, *(step.caption for step in diagram.steps)}
+    texts |= {lesson.title, lesson.intro, lesson.final_text}
+    for step in lesson.steps:
+        texts |= {step.title, step.text, step.task, step.hint, step.wrong, step.success}
+    return {t for t in texts if t}
+
+
+@pytest.mark.parametrize("game", _game_catalogs())
+def test_every_game_catalog_holds_exactly_its_template(game):
+    expected = ids(_game_catalog(game, None))
+    for lang in LANGUAGES:
+        held = ids(_game_catalog(game, lang))
+        assert not expected - held, (
+            f"{game}/{lang}: not in the catalog: {sorted(expected - held)[:5]}"
+        )
+        assert not held - expected, (
+            f"{game}/{lang}: not in the template: {sorted(held - expected)[:5]}"
+        )
+
+
+@pytest.mark.parametrize("game", _game_catalogs())
+@pytest.mark.parametrize("lang", sorted(set(LANGUAGES) - {"en"}))
+def test_every_game_message_is_translated_with_its_placeholders(game, lang):
+    untranslated, wrong = [], []
+    for message in _game_catalog(game, lang):
+        if not message.id:
+            continue
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        if message.fuzzy or not strings or not all(s.strip() for s in strings):
+            untranslated.append(key(message))
+        elif placeholders(message.string) != placeholders(message.id):
+            wrong.append(key(message))
+    assert not untranslated, f"{game}/{lang}: {len(untranslated)} untranslated: {untranslated[:5]}"
+    assert not wrong, f"{game}/{lang}: placeholders differ from the source: {wrong[:5]}"
+
+
+@pytest.mark.parametrize("game", _game_catalogs())
+def test_every_game_template_is_up_to_date(game):
+    """The game's template holds what ``pybabel extract -k N_`` finds in its package, and
+    every text its teaching shows is one of them (none is left in English by mistake)."""
+    from babel.messages.extract import extract_from_dir
+
+    from tablier import games as registry
+    from tablier.core.i18n import game_locale_dir
+
+    folder = game_locale_dir(registry.game_class(game)).parent
+    found = {
+        m[2] if isinstance(m[2], str) else m[2][0]
+        for m in extract_from_dir(
+            str(folder), keywords={"N_": None}, method_map=[("**.py", "python")]
+        )
+    }
+    held = ids(_game_catalog(game, None))
+    assert not found - held, f"{game}: new messages (pybabel extract): {sorted(found - held)[:5]}"
+    assert not held - found, f"{game}: messages gone from the sources: {sorted(held - found)[:5]}"
+    missing = _teaching_texts(game) - held
+    assert not missing, f"{game}: teaching texts not marked N_(): {sorted(missing)[:5]}"
+
+
+def test_game_catalogs_are_merged_into_the_interface():
+    """A game's message is translated by the interface's gettext (server and terminal)."""
+    from tablier.core.i18n import gettext
+
+    interface = ids(catalog("fr"))  # where both have a message, the interface's wins
+    for game in _game_catalogs():
+        for message in _game_catalog(game, "fr"):
+            if message.id in interface or not isinstance(message.id, str):
+                continue
+            if message.id and message.string and not message.fuzzy:
+                assert gettext("fr", message.id) == message.string
+                break
