@@ -1,7 +1,8 @@
-// Voldétour board: the click flow on the map and the keys of the board, as changes of the
+// Voldétour board: the click flow (on the 3D view and on the map, alike) and the keys of the board, as changes of the
 // board's state (voldetour.model.js).  Each function answers what the board must do next:
 // {draw: true} to draw again, {send: notation} to submit (a decision, or a take and its
-// put as one action), {rotate: ±1} to turn the 3D view.  Part of games/voldetour.js.
+// put as one action), {rotate: ±1} to turn the 3D view, {heights: true} to show or hide
+// the heights in it.  Part of games/voldetour.js.
 
 import {
   currentGroup,
@@ -13,9 +14,10 @@ import {
 } from "./voldetour.model.js";
 
 /**
- * A click (or Enter/Space) on the map square `sq`: a target of the selection is played;
- * your Lord selects the Lord (or drops it); one of your pieces on the board selects it;
- * anything else drops the selection (a piece in hand stays selected).
+ * A click on the square `sq` (its column in 3D, the map square, or Enter/Space on it): a
+ * target of the selection is played; your Lord selects the Lord (or drops it); one of your
+ * pieces on the board selects it; anything else drops the selection (a piece in hand stays
+ * selected).
  */
 export function clickSquare(st, sq) {
   const { view, legal, moves } = st;
@@ -54,8 +56,8 @@ export function clickSquare(st, sq) {
 }
 
 /**
- * A key pressed anywhere on the page: "[" and "]" turn the 3D view, "o"/"O" the selected
- * piece, Escape drops the selection.  Keys typed into a field or under a dialog, or while
+ * A key pressed anywhere on the page: "[" and "]" turn the 3D view, "h" shows or hides
+ * the heights in it, "o"/"O" turns the selected piece, Escape drops the selection.  Keys typed into a field or under a dialog, or while
  * the board is not on the page (`connected` false), are left alone.  → null when the key
  * is not the board's, else what to do (the caller prevents the key's default).
  */
@@ -67,6 +69,7 @@ export function keyAction(st, event, connected) {
   if (!connected) return null;
   if (event.key === "[") return { rotate: -1 };
   if (event.key === "]") return { rotate: 1 };
+  if (event.key === "h" || event.key === "H") return { heights: true };
   if (event.key === "o" || event.key === "O") {
     return { draw: nextOrientation(st, event.key === "O" ? -1 : 1) };
   }

@@ -7,15 +7,24 @@ import { clear, svg } from "../ui.js";
 import { t } from "../i18n.js";
 import { coordOf, dirWords, DIRS, labelOf, MAP_SQ, polyPoints, sideFill } from "./voldetour.geometry.js";
 import { defs } from "./voldetour.iso.js";
-import { currentGroup, ghost, lastSquares, selectedPiece } from "./voldetour.model.js";
+import {
+  clickableSquares,
+  ghost,
+  lastSquares,
+  previewPath,
+  selectedSquares,
+  targetSquares,
+} from "./voldetour.model.js";
 
 /**
  * The map's SVG with its event handlers: `click(square)` for a click (or Enter/Space on a
  * focused square), `pointerMoved()` when the hovered square changed while something is
- * selected.  → {root, overlay, pos, pathLine} (for drawOverlay).
+ * selected; null for a read-only map (a diagram).  → {root, overlay, pos, pathLine} (for
+ * drawOverlay and drawMapDiagram).
  */
-export function drawMap(st, { click, pointerMoved }) {
-  const { view, legal, sel, last, moves, coordinates, flipped } = st;
+export function drawMap(st, handlers) {
+  const { click, pointerMoved } = handlers || { click: () => {}, pointerMoved: () => {} };
+  const { view, last, coordinates, flipped } = st;
   const { width: W, height: H, tower_height: TH, files } = view.board;
   const setHover = (sq) => {
     if (st.hover !== sq) {
@@ -34,28 +43,12 @@ export function drawMap(st, { click, pointerMoved }) {
   });
   root2d.append(defs());
   const pos = (x, y) => (flipped ? [m + (W - 1 - x) * S, m + y * S] : [m + x * S, m + (H - 1 - y) * S]);
-  const p = view.turn.player;
-  const group = currentGroup(st);
-  const targets = new Set();
-  if (legal) {
-    if (sel && sel.type === "piece" && group) for (const sq of Object.keys(group.anchors)) targets.add(sq);
-    if (sel && sel.type === "lord") for (const sq of moves.lords.keys()) targets.add(sq);
-  }
+  const targets = targetSquares(st);
   const lastSq = new Set(lastSquares(st));
-  const selected = new Set();
-  if (sel && sel.type === "lord") selected.add(view.lords[p].square);
-  if (sel && sel.type === "piece") {
-    const piece = selectedPiece(st);
-    if (piece && piece.from && sel.key !== "hand") for (const sq of piece.from.squares) selected.add(sq);
-    if (sel.anchor) selected.add(sel.anchor);
-  }
+  const selected = selectedSquares(st);
   const lordAt = new Map(view.lords.map((l) => [l.square, l]));
   const towerAt = new Map(view.towers.map((t) => [t.square, t]));
-  const clickable = new Set([...targets]);
-  if (legal) {
-    if (moves.lords.size) clickable.add(view.lords[p].square);
-    for (const mv of moves.takes) if (mv.piece.from) for (const sq of mv.piece.from.squares) clickable.add(sq);
-  }
+  const clickable = clickableSquares(st);
   const marked = new Set(view.marked || []);
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
@@ -156,7 +149,7 @@ export function drawMap(st, { click, pointerMoved }) {
 /** Draw again what changes with the pointer: the ghost's squares and the previewed Lord
  *  path (`parts`: what drawMap returned). */
 export function drawOverlay(st, parts) {
-  const { view, sel, hover, moves } = st;
+  const { view } = st;
   const mapOverlay = parts.overlay;
   clear(mapOverlay);
   const S = MAP_SQ;
@@ -168,9 +161,8 @@ export function drawOverlay(st, parts) {
         x: px + 2, y: py + 2, width: S - 4, height: S - 4 }));
     }
   }
-  if (sel && sel.type === "lord" && hover && moves.lords.get(hover)) {
-    mapOverlay.append(parts.pathLine(moves.lords.get(hover).path, "vd-path preview"));
-  }
+  const preview = previewPath(st);
+  if (preview) mapOverlay.append(parts.pathLine(preview.path, "vd-path preview"));
 }
 
 function squareDescription(view, sq, col, lord, tower) {
@@ -252,4 +244,38 @@ function mapLord(px, py, S, lord, onTower, players) {
   }
   g.append(svg("title", {}, t("{player}'s Lord (level {n})", { player: players[lord.owner], n: lord.level })));
   return g;
+}
+
+/** A diagram's marks on the map (`diagram`: {highlights, arrows, marks}; labels the board
+ *  does not have are left out).  The 3D view carries the diagram classes the pages read;
+ *  the map's copies have their own. */
+export function drawMapDiagram(parts, st, diagram) {
+  const { view } = st;
+  const files = view.board.files;
+  const S = MAP_SQ;
+  const known = (sq) => typeof sq === "string" && Object.prototype.hasOwnProperty.call(view.columns, sq);
+  const centre = (sq) => {
+    const [px, py] = parts.pos(...coordOf(files, sq));
+    return [px + S / 2, py + S / 2];
+  };
+  const g = svg("g", { class: "vd-map-diagram" });
+  for (const sq of diagram.highlights || []) {
+    if (!known(sq)) continue;
+    const [px, py] = parts.pos(...coordOf(files, sq));
+    g.append(svg("rect", { class: "vd-map-highlight", x: px + 2, y: py + 2, width: S - 4, height: S - 4, rx: 2 }));
+  }
+  for (const pair of diagram.arrows || []) {
+    const [from, to] = pair || [];
+    if (!known(from) || !known(to)) continue;
+    const [x1, y1] = centre(from);
+    const [x2, y2] = centre(to);
+    g.append(svg("line", { class: "vd-map-arrow", x1, y1, x2, y2, "marker-end": "url(#vd-arrow-head-lit)" }));
+  }
+  for (const sq of diagram.marks || []) {
+    if (!known(sq)) continue;
+    const [cx, cy] = centre(sq);
+    g.append(svg("path", { class: "vd-map-cross",
+      d: `M${cx - 9},${cy - 9} L${cx + 9},${cy + 9} M${cx - 9},${cy + 9} L${cx + 9},${cy - 9}` }));
+  }
+  parts.root.append(g);
 }

@@ -148,6 +148,54 @@ function squaresOf(view, cells) {
   return [...new Set(cells.map(([x, y]) => labelOf(files, x, y)))];
 }
 
+/** The squares a click may play now: the selected piece's anchors in its orientation, or
+ *  the squares the selected Lord can reach. */
+export function targetSquares(st) {
+  const { legal, sel, moves } = st;
+  const out = new Set();
+  if (!legal || !sel) return out;
+  if (sel.type === "piece") {
+    const group = currentGroup(st);
+    if (group) for (const sq of Object.keys(group.anchors)) out.add(sq);
+  } else if (sel.type === "lord") {
+    for (const sq of moves.lords.keys()) out.add(sq);
+  }
+  return out;
+}
+
+/** The squares of the selection: the selected Lord's, or the lifted piece's and its
+ *  chosen anchor. */
+export function selectedSquares(st) {
+  const { view, sel } = st;
+  const out = new Set();
+  if (!sel || !view) return out;
+  if (sel.type === "lord") out.add(view.lords[view.turn.player].square);
+  if (sel.type === "piece") {
+    const piece = selectedPiece(st);
+    if (piece && piece.from && sel.key !== "hand") for (const sq of piece.from.squares) out.add(sq);
+    if (sel.anchor) out.add(sel.anchor);
+  }
+  return out;
+}
+
+/** The squares a click does something on: the targets, your Lord when it can move, your
+ *  pieces that may be lifted. */
+export function clickableSquares(st) {
+  const { view, legal, moves } = st;
+  const out = targetSquares(st);
+  if (!legal) return out;
+  if (moves.lords.size) out.add(view.lords[view.turn.player].square);
+  for (const mv of moves.takes) if (mv.piece.from) for (const sq of mv.piece.from.squares) out.add(sq);
+  return out;
+}
+
+/** The Lord's path previewed (the selected Lord, a reachable square hovered) or null. */
+export function previewPath(st) {
+  const { sel, hover, moves } = st;
+  if (!sel || sel.type !== "lord" || !hover) return null;
+  return moves.lords.get(hover) || null;
+}
+
 /** The squares the last move touched (the put, the Lord's path, a lifted piece). */
 export function lastSquares(st) {
   const last = st.last;

@@ -24,6 +24,21 @@ function orientationLabel(orientation) {
   return orientation.replace(/x/g, "×");
 }
 
+/** While the player's Lord is still on its tower: what to do before the deadline (R-16),
+ *  {text, last} (last: this is the last own turn), else null. */
+export function deadlineText(view) {
+  const p = view.turn.player;
+  const deadline = (view.turn.deadlines || []).find((d) => d.player === p);
+  if (!deadline) return null;
+  const n = deadline.own_turns_left;
+  if (n <= 1) {
+    return { last: true, text: t("Last chance: move your Lord off its tower before this turn ends, or you lose.") };
+  }
+  const text = t("Your Lord is still on its tower: it must come down within {n} of your turns (by the end of turn {turn}), or you lose. Build a way down with a block or a stair, then move the Lord.",
+    { n, turn: deadline.turn });
+  return { last: false, text };
+}
+
 export function drawTray(st, tray, act) {
   const { view, legal, sel, moves } = st;
   clear(tray);
@@ -68,6 +83,11 @@ export function drawTray(st, tray, act) {
     row.append(el("button", { type: "button", "data-testid": "vd-pass", onclick: () => act.send(moves.pass.notation) }, t("Pass")));
   }
   if (row.childNodes.length) tray.append(row);
+  const deadline = deadlineText(view);
+  if (deadline) {
+    tray.append(el("div", { class: `vd-deadline${deadline.last ? " vd-warn" : ""}`,
+      "data-testid": "vd-deadline", role: "note" }, deadline.text));
+  }
   if (sel && sel.type === "piece") {
     const groups = groupsFor(st, sel.key);
     const orow = el("div", { class: "vd-row vd-orients" }, el("span", { class: "vd-label" }, t("Orientation:")));
