@@ -89,7 +89,8 @@ class Knowledge:
         """The move prior scaled to ``[0, 1]`` (best move 1); all 1 without a prior."""
         if self.move_prior is None or not moves:
             return [1.0] * len(moves)
-        raw = [max(0.0, float(w)) for w in self.move_prior(state, moves)]
+        # max(0.0, w), as a comparison: the same value (NaN and -0.0 give 0.0), faster
+        raw = [v if (v := float(w)) > 0.0 else 0.0 for w in self.move_prior(state, moves)]
         top = max(raw)
         if top <= 0.0:
             return [1.0] * len(moves)
