@@ -121,7 +121,7 @@ def _end(diagram: Diagram) -> VState:
 def test_pieces_diagram_shows_every_piece_of_the_set() -> None:
     state = _state(_diagram("material", 1).position)
     assert state.reserve_blocks(0) == []  # every block of Black's is on the board
-    assert "S@i6:u" in state.body() and "S@g6:n" in state.body()
+    assert "S@i4:u" in state.body() and "S@h7:n" in state.body()
 
 
 def test_diagrams_show_what_their_rule_says() -> None:

@@ -37,8 +37,8 @@ def _pos(body: str, spec: str = _SPEC) -> str:
 
 _START = _pos("turn=1 lords=b2,i9 black=- white=-")
 _PIECES = _pos(
-    "turn=1 lords=b2,i9 black=B111@c4:1x1x1,B112@e4:1x1x2,B113@g4:1x1x3,"
-    "B122@c6:1x2x2,B123@e6:2x1x3,S@g6:n,S@i6:n,S@i6:u white=-"
+    "turn=1 lords=b2,i9 black=B111@c3:1x1x1,B112@e3:1x1x2,B113@g3:1x1x3,"
+    "B122@c7:1x2x2,B123@e7:2x1x3,S@i4:n,S@i4:u,S@h7:n white=-"
 )
 _ON_PIECES = _pos("turn=1 lords=b2,i9 black=- white=B122@d4:2x2x1")
 _NEST = _pos("turn=3 lords=b2,i9 black=B113@c4:1x1x3 white=B113@e4:3x1x1,S@d7:n")
@@ -114,26 +114,26 @@ _SECTIONS = (
                 position=_PIECES,
                 caption=N_("Black's pieces laid out on the board."),
                 steps=(
-                    Step(N_("B111: a single unit."), highlights=("c4",)),
-                    Step(N_("B112: two units, here standing."), highlights=("e4",)),
+                    Step(N_("B111: a single unit."), highlights=("c3",)),
+                    Step(N_("B112: two units, here standing."), highlights=("e3",)),
                     Step(
                         N_("B113: three units, standing as high as a Tower."),
-                        highlights=("g4",),
+                        highlights=("g3",),
                     ),
                     Step(
                         N_("B122: 1 × 2 × 2, here a wall two squares long and two high."),
-                        highlights=("c6", "c7"),
+                        highlights=("c7", "c8"),
                     ),
                     Step(
-                        N_("B123: the largest, 1 × 2 × 3, here upright."), highlights=("e6", "f6")
+                        N_("B123: the largest, 1 × 2 × 3, here upright."), highlights=("e7", "f7")
                     ),
                     Step(
                         N_("A Stair: a slope rising one level, here towards the north."),
-                        highlights=("g6",),
+                        highlights=("h7",),
                     ),
                     Step(
                         N_("Two Stairs nested slope against slope make one flat unit."),
-                        highlights=("i6",),
+                        highlights=("i4",),
                     ),
                 ),
             ),
