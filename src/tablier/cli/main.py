@@ -474,6 +474,9 @@ except ImportError as exc:  # pragma: no cover - only when the AI package is bro
 else:
     _ai, _AI_ERROR = ai_commands, None
     ai_commands.register(main)
+    from . import puzzles as puzzle_commands
+
+    puzzle_commands.register(main)
 
 
 # `tablier rules`: a game's rules page in the terminal.
