@@ -105,6 +105,7 @@ export class LearnPage {
   destroy() {
     this.closed = true;
     if (this.observer) this.observer.disconnect();
+    if (this.resized) this.resized.disconnect();
     if (this.board && this.board.destroy) this.board.destroy();
     this.board = null;
   }
@@ -143,8 +144,13 @@ export class LearnPage {
       choose,
     });
     // the hint's cells are marked again whenever the board draws itself anew
+    // rings drawn over the board (boards paint later cells over an earlier cell's marks)
+    this.hintLayer = el("div", { class: "learn-hint-layer", "aria-hidden": "true" });
+    this.boardWrap = el("div", { class: "learn-board-wrap" }, this.boardHost, this.hintLayer);
     this.observer = new MutationObserver(() => this.markHint());
     this.observer.observe(this.boardHost, { childList: true, subtree: true });
+    this.resized = new ResizeObserver(() => this.markHint());
+    this.resized.observe(this.boardWrap);
   }
 
   build(title) {
@@ -187,7 +193,7 @@ export class LearnPage {
     this.root.append(head,
       el("div", { class: "learn-body" },
         el("nav", { class: "panel learn-nav", "aria-label": t("Steps") }, this.stepList),
-        el("div", { class: "board-column" }, this.boardHost),
+        el("div", { class: "board-column" }, this.boardWrap),
         el("div", { class: "learn-side" }, panel, this.final)));
   }
 
@@ -329,13 +335,31 @@ export class LearnPage {
     this.markHint();
   }
 
-  /** Light up the hint's cells (any element of the board with that data-cell). */
+  /**
+   * Light up the hint's cells: the class hint-cell on every element of the board with that
+   * data-cell, and a ring drawn over each in a layer of its own.
+   */
   markHint() {
     if (!this.boardHost || !this.lesson) return;
     const cells = this.hintShown ? new Set(this.step.hint_cells || []) : new Set();
+    const lit = [];
     for (const node of this.boardHost.querySelectorAll("[data-cell]")) {
       const on = cells.has(node.dataset.cell);
       if (node.classList.contains("hint-cell") !== on) node.classList.toggle("hint-cell", on);
+      if (on) lit.push(node);
+    }
+    clear(this.hintLayer);
+    if (!lit.length) return;
+    const origin = this.boardWrap.getBoundingClientRect();
+    for (const node of lit) {
+      const box = node.getBoundingClientRect();
+      if (!box.width || !box.height) continue;
+      const ring = el("div", { class: "learn-hint-ring" });
+      ring.style.left = `${box.left - origin.left}px`;
+      ring.style.top = `${box.top - origin.top}px`;
+      ring.style.width = `${box.width}px`;
+      ring.style.height = `${box.height}px`;
+      this.hintLayer.append(ring);
     }
   }
 
