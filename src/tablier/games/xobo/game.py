@@ -10,6 +10,8 @@ from .rules import PLAYER_NAMES, TOTAL_CUBES, XoBoMove, XoBoState
 if TYPE_CHECKING:  # pragma: no cover
     from rich.text import Text
 
+    from ...core.teaching import Teaching
+
 __all__ = ["XoBo"]
 
 
@@ -106,6 +108,13 @@ class XoBo(Game[XoBoState, XoBoMove]):
         from . import ai
 
         return ai
+
+    @classmethod
+    def teaching(cls) -> Teaching:
+        """XoBo's rules page and tutorial: ``games/xobo/teaching.py``."""
+        from .teaching import TEACHING
+
+        return TEACHING
 
     @classmethod
     def actions(cls) -> object:
