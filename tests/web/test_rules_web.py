@@ -156,3 +156,16 @@ def test_an_unknown_game_has_no_rules_page(taught_server, new_page):
     response = page.goto(f"{taught_server.url}/rules/nosuchgame")
     assert response is not None and response.status == 404
     expect(page.locator("body")).to_contain_text("Page introuvable")
+
+
+def test_rules_are_linked_from_the_lobby(taught_server, new_page):
+    page = new_page(locale="fr", extra_http_headers={"Accept-Language": "fr"})
+    page.goto(f"{taught_server.url}/")
+    for game in GAMES:
+        page.select_option("[data-testid=new-game-game]", game)
+        link = page.locator("[data-testid=new-game-form] [data-testid=rules-link]")
+        expect(link).to_have_attribute("href", f"/rules/{game}")
+        expect(link).to_contain_text("Règles de")
+    link.click()
+    expect(page.get_by_test_id("rules-page")).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")

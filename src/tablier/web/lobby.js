@@ -93,6 +93,7 @@ export class LobbyPage {
       t("Start the game"));
     const learnLink = el("a", { "data-internal": true, "data-testid": "learn-link" },
       t("New to this game? Learn it step by step"));
+    const rulesLink = el("a", { "data-internal": true, "data-testid": "rules-link" });
 
     const fillGame = () => {
       const game = games.find((g) => g.name === gameSelect.value);
@@ -100,6 +101,8 @@ export class LobbyPage {
       clear(seatSelect);
       if (!game) return;
       learnLink.setAttribute("href", `/learn/${encodeURIComponent(game.name)}`);
+      rulesLink.setAttribute("href", `/rules/${encodeURIComponent(game.name)}`);
+      rulesLink.textContent = t("Rules of {game}", { game: gameTitle(game.name, game.title) });
       for (const opt of game.options || []) {
         // the option in plain words: the labels game.<game>.option.<name>[.<value>|.help|.none]
         const id = `ng-opt-${opt.name}`;
@@ -149,7 +152,7 @@ export class LobbyPage {
     modeBox.addEventListener("change", fillMode);
     form.append(
       el("div", { class: "row" }, el("label", { for: "ng-game" }, t("Game")), gameSelect),
-      el("p", { class: "hint" }, learnLink),
+      el("p", { class: "hint" }, learnLink, " · ", rulesLink),
       optionsBox, modeBox, levelRow, seatRow, nameRow, error, submit,
     );
     fillGame();

@@ -96,7 +96,7 @@ export class RulesPage {
     this.destroyed = false;
     this.root = el("article", { class: "rules-page", "data-testid": "rules-page", "aria-busy": "true" });
     container.append(this.root);
-    document.title = `${label(`game.${game}.title`, game)} · Tablier`;
+    document.title = label(`game.${game}.title`, game) + " — Tablier";
     this.load().catch((err) => {
       if (this.destroyed) return;
       this.root.removeAttribute("aria-busy");
@@ -127,7 +127,7 @@ export class RulesPage {
   draw(doc, module) {
     const rules = doc.rules;
     const title = label(`game.${this.game}.title`, this.game);
-    document.title = `${rules.title} · Tablier`;
+    document.title = rules.title + " — Tablier";
     const tools = el("nav", { class: "rules-tools", "aria-label": t("Rules page") },
       el("a", { href: "/", "data-internal": true, "data-testid": "rules-lobby" }, t("Back to the lobby")),
       el("a", { href: `/learn/${encodeURIComponent(this.game)}`, "data-internal": true,
