@@ -128,7 +128,7 @@ export class LearnPage {
     if (this.closed) return;
     this.lesson = data.lesson;
     const title = label(`game.${this.game}.title`, this.game);
-    document.title = `${this.lesson.title || title} — Tablier`;
+    document.title = (this.lesson.title || title) + " — Tablier";
     this.build(title);
     const steps = this.lesson.steps || [];
     const at = steps.findIndex((s) => s.key === this.progress.at);
@@ -205,7 +205,7 @@ export class LearnPage {
     const steps = this.lesson.steps || [];
     const done = steps.filter((s) => this.progress.done.has(s.key)).length;
     this.bar.value = done;
-    this.count.textContent = tn("{n} of {total} step done", "{n} of {total} steps done", done,
+    this.count.textContent = tn("{n} step of {total} done", "{n} steps of {total} done", done,
       { total: steps.length });
     clear(this.stepList);
     steps.forEach((s, i) => {
