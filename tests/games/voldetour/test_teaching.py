@@ -271,6 +271,25 @@ def test_on_pieces_lists_every_put_on_the_white_block() -> None:
     assert "B112@e4+1:2x1x1" not in _texts(held)
 
 
+def test_support_fills_the_gap_and_the_lord_crosses() -> None:
+    step = STEPS["support"]
+    start = _state(step.position)
+    assert not _texts(start, "lord")  # stuck one level up beside the gap
+    filling = set()
+    takes = set()
+    for take in _texts(start, "take"):
+        held = _play(start, take)
+        for put in _texts(held):
+            after = _play(held, put)
+            if _height(after, "d4") == 1 and "Lc4-d4-e4" in _texts(after, "lord"):
+                filling.add(put)
+                takes.add(take)
+    assert takes == set(step.accept)
+    assert filling == set(step.then[0])
+    for state in _after("support"):
+        assert _lord(state, 0) == "e4"
+
+
 def test_height_accepts_only_the_highest_put() -> None:
     step = STEPS["height"]
     held = _play(_state(step.position), "B111")

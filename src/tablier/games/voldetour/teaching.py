@@ -804,6 +804,33 @@ _STEPS = (
         success=N_("Black on White: building on your opponent's pieces is allowed."),
     ),
     LessonStep(
+        key="support",
+        title=N_("Fill the gap"),
+        text=N_(
+            "Your Lord stands one level up on c4, but d4 is empty: it cannot go on. No piece "
+            "may leave empty space under it, so a long block cannot bridge the gap at that "
+            "height: fill it from the board up."
+        ),
+        position=_pos("turn=9 lords=c4,h8 black=- white=B111@c4:1x1x1,B112@e4:1x2x1"),
+        task=N_("Fill d4 up to the first level with a block, then walk your Lord to e4."),
+        accept=("B111", "B112", "B113"),
+        then=(
+            (
+                "B111@d4:1x1x1",
+                "B112@d3:1x2x1",
+                "B112@d4:1x2x1",
+                "B113@d2:1x3x1",
+                "B113@d3:1x3x1",
+                "B113@d4:1x3x1",
+            ),
+            ("Lc4-d4-e4",),
+        ),
+        hint=N_("Put the cube B111 on d4 (or lay a longer block flat through d4)."),
+        hint_cells=("d4",),
+        wrong=N_("d4 must become one level high, like c4 and e4, before the Lord can cross."),
+        success=N_("The gap is filled, and the Lord walks across on the first level."),
+    ),
+    LessonStep(
         key="height",
         title=N_("Not higher than the Tower"),
         text=N_(
@@ -903,7 +930,7 @@ _STEPS = (
 LESSON = Lesson(
     title=N_("Learn Voldétour"),
     intro=N_(
-        "Eleven short steps, each a real position: build, climb, block, and reach the enemy "
+        "Twelve short steps, each a real position: build, climb, block, and reach the enemy "
         "Tower. You play Black."
     ),
     steps=_STEPS,
