@@ -120,6 +120,13 @@ def test_a_turn_by_clicks_in_3d_and_one_line_per_turn(live_server, new_page, scr
     page.locator("body").press("h")
     assert page.locator(".vd-iso .vd-height-num").count() == 0
 
+    # on a phone the map, stacked under the 3D view, stays the smaller
+    page.set_viewport_size({"width": 375, "height": 812})
+    iso = page.get_by_test_id("vd-iso").bounding_box()
+    flat = page.get_by_test_id("vd-map").bounding_box()
+    assert iso and flat and iso["width"] >= flat["width"] and iso["height"] >= flat["height"]
+    assert iso["x"] + iso["width"] <= 375
+
 
 def test_the_deadline_text_goes_once_the_lord_is_down(live_server, new_page):
     created = create_game(live_server, "voldetour", options={"pieces": "mini"})
