@@ -460,7 +460,10 @@ def load(text: str, game: Game[Any, Any] | None = None) -> list[Puzzle]:
     spec = data["game"]
     if not isinstance(spec, str):
         raise PuzzleError("the 'game' of a puzzle file must be a game spec")
-    file_game = from_spec(spec)
+    try:
+        file_game = from_spec(spec)
+    except TablierError as exc:
+        raise PuzzleError(f"bad game spec in the puzzle file: {exc}") from None
     if game is not None and file_game != game:
         raise PuzzleError(f"this puzzle file is for {file_game.spec}, not {game.spec}")
     entries = data["puzzles"]
