@@ -131,6 +131,11 @@ def test_rules_page(taught_server, new_page, game, lang):
     expect(page.locator(".rules-tools")).to_be_hidden()
     expect(figure.get_by_test_id("diagram-all-captions").locator("li")).to_have_count(len(frames))
     expect(figure.get_by_test_id("diagram-all-captions")).to_be_visible()
+    # printed, every board shows its first frame; afterwards the reader's frame comes back
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    expect(figure).to_have_attribute("data-frame", "0")
+    page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    expect(figure).to_have_attribute("data-frame", str(len(frames) - 2))
     page.emulate_media(media="screen")
     page.locator("[data-testid=diagram-0]").scroll_into_view_if_needed()
 

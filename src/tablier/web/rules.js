@@ -5,7 +5,7 @@
 // (board.drawDiagram, docs/web-client.md "Diagrams"), stepped through with ‹ ›.
 //
 // Printing: rules.css's print sheet hides the page's controls and lists every frame's
-// caption under its diagram (the board shows the frame on screen, the first by default).
+// caption under its diagram; each board shows its first frame while the page is printed.
 
 import { errorText, request } from "./api.js";
 import { label, language, localView, t } from "./i18n.js";
@@ -95,6 +95,18 @@ export class RulesPage {
     this.diagrams = [];
     this.destroyed = false;
     this.root = el("article", { class: "rules-page", "data-testid": "rules-page", "aria-busy": "true" });
+    // printed, every diagram shows its first frame (its captions are all listed under it)
+    this.shown = null;
+    this.beforePrint = () => {
+      this.shown = this.diagrams.map((d) => d.index);
+      for (const d of this.diagrams) d.go(0);
+    };
+    this.afterPrint = () => {
+      if (this.shown) this.diagrams.forEach((d, i) => d.go(this.shown[i]));
+      this.shown = null;
+    };
+    window.addEventListener("beforeprint", this.beforePrint);
+    window.addEventListener("afterprint", this.afterPrint);
     container.append(this.root);
     document.title = label(`game.${game}.title`, game) + " — Tablier";
     this.load().catch((err) => {
@@ -174,6 +186,8 @@ export class RulesPage {
 
   destroy() {
     this.destroyed = true;
+    window.removeEventListener("beforeprint", this.beforePrint);
+    window.removeEventListener("afterprint", this.afterPrint);
     for (const diagram of this.diagrams) diagram.destroy();
   }
 }
