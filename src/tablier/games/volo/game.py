@@ -13,6 +13,8 @@ from .rules import PLAYER_NAMES, VoloMove, VoloState
 if TYPE_CHECKING:  # pragma: no cover
     from rich.text import Text
 
+    from ...core.teaching import Teaching
+
 __all__ = ["Volo"]
 
 
@@ -110,6 +112,13 @@ class Volo(Game[VoloState, VoloMove]):
         from . import ai
 
         return ai
+
+    @classmethod
+    def teaching(cls) -> Teaching:
+        """Volo's rules page and tutorial: ``games/volo/teaching.py``."""
+        from .teaching import TEACHING
+
+        return TEACHING
 
     @classmethod
     def actions(cls) -> object:
