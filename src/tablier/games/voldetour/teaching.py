@@ -24,8 +24,6 @@ __all__ = ["TEACHING"]
 
 _SPEC = "voldetour:pieces=default,repetition=False,max_turns=none"
 _MINI = "voldetour:pieces=mini,repetition=False,max_turns=none"
-_SEED = "Seed 004 (Voldétour, French)"
-_DOC = "docs/rules/voldetour.md"
 
 
 def _pos(body: str, spec: str = _SPEC) -> str:
@@ -138,7 +136,10 @@ _SECTIONS = (
                 ),
             ),
         ),
-        source=f"{_SEED}: material and set-up, fig. 1; {_DOC}: P-1 to P-4",
+        source=N_(
+            "Rule text 004, “Matériel et mise en place”, fig. 1; "
+            "docs/rules/voldetour.md, P-1 to P-4"
+        ),
     ),
     Section(
         key="turn",
@@ -190,7 +191,10 @@ _SECTIONS = (
                 ),
             ),
         ),
-        source=f"{_SEED}: déroulement d'une partie; {_DOC}: R-1 to R-3, I-1, D-1",
+        source=N_(
+            "Rule text 004, “Déroulement d'une partie”; "
+            "docs/rules/voldetour.md, R-1 to R-3, I-1, D-1"
+        ),
     ),
     Section(
         key="placing",
@@ -257,7 +261,10 @@ _SECTIONS = (
                 ),
             ),
         ),
-        source=f"{_SEED}: placement des pièces, fig. 3; {_DOC}: R-4 to R-6, I-2, I-3",
+        source=N_(
+            "Rule text 004, “Placement des pièces de construction”, fig. 3; "
+            "docs/rules/voldetour.md, R-4 to R-6, I-2, I-3"
+        ),
     ),
     Section(
         key="blocked",
@@ -299,7 +306,10 @@ _SECTIONS = (
                 ),
             ),
         ),
-        source=f"{_SEED}: une pièce de construction est bloquée, fig. 4; {_DOC}: R-9, R-10, I-6",
+        source=N_(
+            "Rule text 004, “Placement des pièces de construction”, fig. 4; "
+            "docs/rules/voldetour.md, R-9, R-10, I-6"
+        ),
     ),
     Section(
         key="support",
@@ -334,7 +344,10 @@ _SECTIONS = (
                 ),
             ),
         ),
-        source=f"{_SEED}: il ne peut y avoir d'espace vide, fig. 5; {_DOC}: R-8, I-4, I-5",
+        source=N_(
+            "Rule text 004, “Placement des pièces de construction”, fig. 5; "
+            "docs/rules/voldetour.md, R-8, I-4, I-5"
+        ),
     ),
     Section(
         key="height",
@@ -361,7 +374,9 @@ _SECTIONS = (
                 ),
             ),
         ),
-        source=f"{_SEED}: la hauteur de la construction; {_DOC}: R-7",
+        source=N_(
+            "Rule text 004, “Placement des pièces de construction”; docs/rules/voldetour.md, R-7"
+        ),
     ),
     Section(
         key="lord",
@@ -419,7 +434,10 @@ _SECTIONS = (
                 marks=("d4", "e4"),
             ),
         ),
-        source=f"{_SEED}: déplacement du Seigneur; {_DOC}: R-11, R-12, R-15, I-7",
+        source=N_(
+            "Rule text 004, “Déplacement du Seigneur”; "
+            "docs/rules/voldetour.md, R-11, R-12, R-15, I-7"
+        ),
     ),
     Section(
         key="slopes",
@@ -465,7 +483,9 @@ _SECTIONS = (
                 ),
             ),
         ),
-        source=f"{_SEED}: déplacement du Seigneur, fig. 6; {_DOC}: R-13, I-8",
+        source=N_(
+            "Rule text 004, “Déplacement du Seigneur”, fig. 6; docs/rules/voldetour.md, R-13, I-8"
+        ),
     ),
     Section(
         key="chains",
@@ -509,7 +529,9 @@ _SECTIONS = (
                 steps=(Step(N_("One step: c7 to f7."), move="Lc7-f7", arrows=(("c7", "f7"),)),),
             ),
         ),
-        source=f"{_SEED}: suites de pentes, fig. 7; {_DOC}: R-14, I-9",
+        source=N_(
+            "Rule text 004, “Déplacement du Seigneur”, fig. 7; docs/rules/voldetour.md, R-14, I-9"
+        ),
     ),
     Section(
         key="tower",
@@ -548,7 +570,7 @@ _SECTIONS = (
                 ),
             ),
         ),
-        source=f"{_SEED}: il doit quitter sa Tour au plus tard au 3e tour; {_DOC}: R-16, I-10",
+        source=N_("Rule text 004, “Déplacement du Seigneur”; docs/rules/voldetour.md, R-16, I-10"),
     ),
     Section(
         key="win",
@@ -574,7 +596,9 @@ _SECTIONS = (
                 marks=("i9",),
             ),
         ),
-        source=f"{_SEED}: but du jeu, fin de la partie; {_DOC}: R-17, D-2",
+        source=N_(
+            "Rule text 004, “But du jeu” and “Fin de la partie”; docs/rules/voldetour.md, R-17, D-2"
+        ),
     ),
     Section(
         key="mini",
@@ -602,7 +626,7 @@ _SECTIONS = (
             ),
         ),
         variant=N_("Mini set — 6 × 6, not from the seed"),
-        source=f"{_DOC}: options (pieces=mini)",
+        source=N_("Not in rule text 004; docs/rules/voldetour.md, options (pieces)"),
     ),
     Section(
         key="draws",
@@ -647,7 +671,7 @@ _SECTIONS = (
             ),
         ),
         variant=N_("Draw options — not in the seed"),
-        source=f"{_DOC}: options, D-3, D-4",
+        source=N_("Not in rule text 004; docs/rules/voldetour.md, options, D-3, D-4"),
     ),
 )
 
