@@ -131,6 +131,20 @@ def test_the_document_is_cacheable(shared_client):
     assert other.status_code == 200, "another language is another document"
 
 
+def test_the_document_is_compressed_when_the_client_accepts_it(shared_client):
+    packed = shared_client.get(
+        "/api/teaching/taughttoy?lang=fr", headers={"accept-encoding": "gzip"}
+    )
+    plain = shared_client.get(
+        "/api/teaching/taughttoy?lang=fr", headers={"accept-encoding": "identity"}
+    )
+    assert packed.headers["content-encoding"] == "gzip"
+    assert "content-encoding" not in plain.headers
+    assert packed.json() == plain.json()
+    assert packed.headers["etag"] == plain.headers["etag"]
+    assert "Accept-Encoding" in plain.headers["vary"]
+
+
 @pytest.mark.parametrize(
     ("path", "status", "code"),
     [

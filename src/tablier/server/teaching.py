@@ -8,13 +8,14 @@ every diagram's frames replayed by the engine (:mod:`tablier.core.diagram`) with
 board modules draw (``state_view``), and each lesson step's position with its view.  The
 answers a step accepts are not sent: the server checks the moves (LEARN's ``check``).
 
-The document is built once per game class and language and kept with its ETag
-(:func:`teaching_body`).
+The document is built once per game class and language and kept with its gzip-compressed
+copy and its ETag (:func:`teaching_body`).
 """
 
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -119,11 +120,16 @@ def teaching_document(name: str, teaching: Teaching, lang: str) -> dict[str, Any
 
 
 @functools.lru_cache(maxsize=64)
-def teaching_body(cls: type[Game[Any, Any]], lang: str) -> tuple[bytes, str] | None:
-    """The document of the game class ``cls`` in ``lang`` as JSON bytes, and its ETag;
-    ``None`` for a game without teaching."""
+def teaching_body(cls: type[Game[Any, Any]], lang: str) -> tuple[bytes, bytes, str] | None:
+    """The document of the game class ``cls`` in ``lang``: its JSON bytes, the same
+    gzip-compressed, and its ETag; ``None`` for a game without teaching.
+
+    Compressed, a page of views shrinks about twentyfold (Voldétour's rules in French:
+    435 KiB of JSON, 19 KiB sent), for about 2 ms once per game and language.
+    """
     teaching = cls.teaching()
     if teaching is None:
         return None
     body = dump_json(teaching_document(cls.name, teaching, lang))
-    return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    return body, gzip.compress(body, 6, mtime=0), etag
