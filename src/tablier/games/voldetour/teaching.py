@@ -80,8 +80,12 @@ _SECTIONS = (
         paragraphs=(
             N_(
                 "The board has 10 × 10 squares, columns a to j and rows 1 to 10. Two black "
-                "squares on a diagonal carry the towers: Black's on b2, White's on i9. A tower "
+                "squares on a diagonal carry the Towers: Black's on b2, White's on i9. A Tower "
                 "never moves and is three levels high."
+            ),
+            N_(
+                "The squares are the reference for everything: each piece covers whole squares, "
+                "one level or more high, and the Lord moves from square to square."
             ),
             N_(
                 "Each player has a Lord, a Tower and ten building pieces: five Blocks and "
