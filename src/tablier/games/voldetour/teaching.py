@@ -172,7 +172,7 @@ _SECTIONS = (
                 position=_START,
                 caption=N_("Black's first turn, with all three actions."),
                 steps=(
-                    Step(N_("Black takes the block B113 from the reserve…"), move="B113"),
+                    Step(N_("Black takes the Block B113 from the reserve…"), move="B113"),
                     Step(
                         N_("…and stands it on b3, as high as the Tower."),
                         move="B113@b3:1x1x3",
@@ -186,7 +186,7 @@ _SECTIONS = (
                     ),
                     Step(
                         N_(
-                            "Last, the Lord steps onto the block. Its move ends the turn: "
+                            "Last, the Lord steps onto the Block. Its move ends the turn: "
                             "White plays."
                         ),
                         move="Lb2-b3",
@@ -221,12 +221,12 @@ _SECTIONS = (
         diagrams=(
             Diagram(
                 position=_ON_PIECES,
-                caption=N_("White's block B122 lies flat on d4–e5."),
+                caption=N_("White's Block B122 lies flat on d4–e5."),
                 highlights=("d4", "e4", "d5", "e5"),
                 steps=(
                     Step(N_("Black takes B111…"), move="B111"),
                     Step(
-                        N_("…and puts it on White's block: building on the opponent is allowed."),
+                        N_("…and puts it on White's Block: building on the opponent is allowed."),
                         move="B111@d4+1:1x1x1",
                         highlights=("d4",),
                     ),
@@ -235,7 +235,7 @@ _SECTIONS = (
             Diagram(
                 position=_NEST,
                 caption=N_(
-                    "The same kind of block standing (Black's B113 on c4) or lying "
+                    "The same kind of Block standing (Black's B113 on c4) or lying "
                     "(White's on e4–g4)."
                 ),
                 highlights=("c4", "e4", "f4", "g4"),
@@ -250,7 +250,7 @@ _SECTIONS = (
             ),
             Diagram(
                 position=_REUSE,
-                caption=N_("Black's block B111 is already on d5."),
+                caption=N_("Black's Block B111 is already on d5."),
                 highlights=("d5",),
                 steps=(
                     Step(N_("Black lifts it…"), move="B111"),
@@ -294,14 +294,14 @@ _SECTIONS = (
                 marks=("e5", "b7", "h5"),
                 steps=(
                     Step(
-                        N_("B113 on b7–d7 is under White's block B122."),
+                        N_("B113 on b7–d7 is under White's Block B122."),
                         highlights=("c7", "d7"),
                         marks=("b7",),
                     ),
                     Step(N_("B112 on h5 carries White's Lord."), marks=("h5",)),
                     Step(
                         N_(
-                            "B111 on e5 is hidden on four sides: blocks on d5, e4, e6 and the "
+                            "B111 on e5 is hidden on four sides: Blocks on d5, e4, e6 and the "
                             "high side of a Stair on f5."
                         ),
                         highlights=("d5", "e4", "e6", "f5"),
@@ -330,7 +330,7 @@ _SECTIONS = (
             Diagram(
                 position=_SUPPORT,
                 caption=N_(
-                    "A block lying across c4–e4 one level up would float over d4; nothing can "
+                    "A Block lying across c4–e4 one level up would float over d4; nothing can "
                     "be put on the slope at g4."
                 ),
                 highlights=("c4", "e4"),
@@ -341,7 +341,7 @@ _SECTIONS = (
                     Step(N_("Black ends the turn."), move="end"),
                     Step(N_("White takes B113…"), move="B113"),
                     Step(
-                        N_("…and can now lay it across c4–e4, resting on three blocks."),
+                        N_("…and can now lay it across c4–e4, resting on three Blocks."),
                         move="B113@c4+1:3x1x1",
                         highlights=("c4", "d4", "e4"),
                     ),
@@ -400,7 +400,7 @@ _SECTIONS = (
             Diagram(
                 position=_LORD,
                 caption=N_(
-                    "Every square Black's Lord can reach from d4: the blocks on c4, d5 and e3 "
+                    "Every square Black's Lord can reach from d4: the Blocks on c4, d5 and e3 "
                     "are too high to step onto."
                 ),
                 highlights=(
@@ -461,12 +461,12 @@ _SECTIONS = (
         diagrams=(
             Diagram(
                 position=_SLOPE,
-                caption=N_("A Stair on d4 rises east to the block B122 on e4–f5."),
+                caption=N_("A Stair on d4 rises east to the Block B122 on e4–f5."),
                 arrows=(("c4", "e4"),),
                 highlights=("d4",),
                 steps=(
                     Step(
-                        N_("One step up the slope, two more on the block: c4, e4, e5, f5."),
+                        N_("One step up the slope, two more on the Block: c4, e4, e5, f5."),
                         move="Lc4-e4-e5-f5",
                         arrows=(("c4", "e4"), ("e4", "e5"), ("e5", "f5")),
                     ),
@@ -709,7 +709,7 @@ _STEPS = (
         ),
         position=_START,
         task=N_(
-            "Take the tall block B113, stand it on a square next to your Tower, then end your turn."
+            "Take the tall Block B113, stand it on a square next to your Tower, then end your turn."
         ),
         accept=("B113",),
         then=(
@@ -726,14 +726,14 @@ _STEPS = (
         title=N_("Step off the Tower"),
         text=N_(
             "Your Lord must leave its Tower by the end of your third turn, or you lose. The "
-            "block on b3 is as high as the Tower, so the Lord can walk onto it."
+            "Block on b3 is as high as the Tower, so the Lord can walk onto it."
         ),
         position=_pos("turn=3 lords=b2,i9 black=B113@b3:1x1x3 white=B113@i8:1x1x3"),
-        task=N_("Move your Lord off the Tower onto your block."),
+        task=N_("Move your Lord off the Tower onto your Block."),
         accept=("Lb2-b3",),
         hint=N_("Click your Lord, then b3."),
         hint_cells=("b2", "b3"),
-        wrong=N_("The Lord has to leave its Tower: walk it onto the block on b3."),
+        wrong=N_("The Lord has to leave its Tower: walk it onto the Block on b3."),
         success=N_("Off the Tower. The Lord's move ends the turn."),
     ),
     LessonStep(
@@ -745,7 +745,7 @@ _STEPS = (
         ),
         position=_pos("turn=9 lords=c4,h8 black=B122@e4:2x2x1 white=B111@h8:1x1x1"),
         task=N_(
-            "Put a Stair so that your Lord can climb onto the flat block B122, then walk up "
+            "Put a Stair so that your Lord can climb onto the flat Block B122, then walk up "
             "onto it."
         ),
         accept=("S",),
@@ -764,7 +764,7 @@ _STEPS = (
         hint=N_("Take a Stair and put it on d4 rising towards the east, then move the Lord to e4."),
         hint_cells=("d4", "e4"),
         wrong=N_(
-            "The slope must lie between the Lord's side and the block, rising towards the block."
+            "The slope must lie between the Lord's side and the Block, rising towards the Block."
         ),
         success=N_("Up the slope in a single step: the slope itself is not counted."),
     ),
@@ -812,7 +812,7 @@ _STEPS = (
             "hang over empty space: every square under a piece must be filled."
         ),
         position=_pos("turn=9 lords=c4,h8 black=- white=B111@h8:1x1x1,B122@d4:2x2x1"),
-        task=N_("Put your block B112 on top of White's flat block B122."),
+        task=N_("Put your Block B112 on top of White's flat Block B122."),
         accept=("B112",),
         then=(
             (
@@ -826,9 +826,9 @@ _STEPS = (
                 "B112@d5+1:2x1x1",
             ),
         ),
-        hint=N_("Take B112 and put it one level up on d4, d5, e4 or e5, within the white block."),
+        hint=N_("Take B112 and put it one level up on d4, d5, e4 or e5, within the white Block."),
         hint_cells=("d4", "e4", "d5", "e5"),
-        wrong=N_("The block must rest on White's block, nowhere over empty space."),
+        wrong=N_("The Block must rest on White's Block, nowhere over empty space."),
         success=N_("Black on White: building on your opponent's pieces is allowed."),
     ),
     LessonStep(
@@ -836,11 +836,11 @@ _STEPS = (
         title=N_("Fill the gap"),
         text=N_(
             "Your Lord stands one level up on c4, but d4 is empty: it cannot go on. No piece "
-            "may leave empty space under it, so a long block cannot bridge the gap at that "
+            "may leave empty space under it, so a long Block cannot bridge the gap at that "
             "height: fill it from the board up."
         ),
         position=_pos("turn=9 lords=c4,h8 black=- white=B111@c4:1x1x1,B112@e4:1x2x1"),
-        task=N_("Fill d4 up to the first level with a block, then walk your Lord to e4."),
+        task=N_("Fill d4 up to the first level with a Block, then walk your Lord to e4."),
         accept=("B111", "B112", "B113"),
         then=(
             (
@@ -853,7 +853,7 @@ _STEPS = (
             ),
             ("Lc4-d4-e4",),
         ),
-        hint=N_("Put the cube B111 on d4 (or lay a longer block flat through d4)."),
+        hint=N_("Put the cube B111 on d4 (or lay a longer Block flat through d4)."),
         hint_cells=("d4",),
         wrong=N_("d4 must become one level high, like c4 and e4, before the Lord can cross."),
         success=N_("The gap is filled, and the Lord walks across on the first level."),
@@ -902,7 +902,7 @@ _STEPS = (
         position=_BLOCKED,
         task=N_("Lift the only piece of yours on the board that can still move."),
         accept=("Sg3",),
-        hint=N_("B113 is under a white block, B112 under White's Lord, B111 walled in."),
+        hint=N_("B113 is under a white Block, B112 under White's Lord, B111 walled in."),
         hint_cells=("g3",),
         wrong=N_("That is not one of your free pieces on the board: look for the Stair."),
         success=N_("The Stair on g3 is free: you could now put it anywhere it fits."),
@@ -915,9 +915,9 @@ _STEPS = (
             "stop on it."
         ),
         position=_CROSS,
-        task=N_("Move your Lord onto the tall block on a1–a2."),
+        task=N_("Move your Lord onto the tall Block on a1–a2."),
         accept=("Lb3-b2-a2", "Lb3-b2-a2-a1"),
-        hint=N_("Go through b2: the Tower is as high as both blocks."),
+        hint=N_("Go through b2: the Tower is as high as both Blocks."),
         hint_cells=("b2", "a2"),
         wrong=N_("Your Lord should end on a1 or a2, crossing its Tower on the way."),
         success=N_("Over the Tower without stopping on it."),
