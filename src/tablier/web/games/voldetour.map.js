@@ -261,6 +261,8 @@ export function drawMapDiagram(parts, st, diagram) {
   const g = svg("g", { class: "vd-map-diagram" });
   for (const sq of diagram.highlights || []) {
     if (!known(sq)) continue;
+    const cell = parts.root.querySelector(`.vd-sq[data-cell="${sq}"]`);
+    if (cell) cell.classList.add("highlighted"); // as the other boards mark a lit cell
     const [px, py] = parts.pos(...coordOf(files, sq));
     g.append(svg("rect", { class: "vd-map-highlight", x: px + 2, y: py + 2, width: S - 4, height: S - 4, rx: 2 }));
   }
