@@ -90,7 +90,7 @@ def click_cell(page: Page, cell: str) -> None:
     board(page).locator(f"[data-cell='{cell}'].target").first.click()
 
 
-def click_volo_flight(page: Page, view: dict[str, Any], legal: list[dict[str, Any]]) -> None:
+def click_volo_flight(page: Page, view: dict[str, Any]) -> None:
     """Select the line (its first bird, then the other end), then the target whose preview
     covers the flight's landing cells, then the region kept when the flight divides."""
     line = view["from"]
@@ -108,10 +108,9 @@ def click_volo_flight(page: Page, view: dict[str, Any], legal: list[dict[str, An
             break
     else:
         raise AssertionError(f"no target of {view['notation']} covers {want}")
-    if view.get("keep"):
-        same = [m for m in legal if m.get("from") == line and m.get("to") == view["to"]]
-        index = [m["notation"] for m in same].index(view["notation"])
-        page.get_by_test_id(f"choice-{index}").click()
+    if view.get("keep"):  # the region kept: the choice naming its birds
+        birds = "(" + " ".join(view["kept"]) + ")"
+        page.get_by_test_id("dialog").locator("button", has_text=birds).click()
 
 
 def click_voldetour_piece(page: Page, take: dict[str, Any], put: dict[str, Any]) -> None:
@@ -151,8 +150,7 @@ def play_step(page: Page, game: str, step: LessonStep) -> None:
             page.get_by_test_id(f"{'vd' if game == 'voldetour' else game}-{kind}").click()
             i += 1
         elif game == "volo" and kind == "fly":
-            legal = page.evaluate("() => window.__learnLegal || null")
-            click_volo_flight(page, view, legal or [])
+            click_volo_flight(page, view)
             i += 1
         elif kind in ("stack", "distribute"):
             board(page).locator(f"[data-cell='{view['from']}']").click()
@@ -205,30 +203,12 @@ def check_final_game(server, game_id: str, lesson: Lesson) -> None:
     assert all(f"{k}={v}" in snap["spec"] for k, v in want.items()), (snap["spec"], want)
 
 
-def install_legal_spy(page: Page) -> None:
-    """Keep the last legal moves the page received (for Volo's region choice)."""
-    page.add_init_script(
-        """(() => {
-          const original = window.fetch;
-          window.fetch = async (...args) => {
-            const response = await original(...args);
-            if (String(args[0]).includes('/check')) {
-              response.clone().json().then((a) => { if (a.legal) window.__learnLegal = a.legal; },
-                () => {});
-            }
-            return response;
-          };
-        })()"""
-    )
-
-
 @pytest.mark.parametrize("game", sorted(names()))
 def test_each_tutorial_is_completed_by_clicks(live_server, new_page, screenshot, game):
     taught = game_class(game).teaching()
     if taught is None:
         pytest.skip(f"{game} declares no teaching yet (Game.teaching)")
     page = new_page()
-    install_legal_spy(page)
     game_id = complete_tutorial(
         page, live_server.url, game, taught.lesson, screenshot, f"learn-{game}"
     )
@@ -238,7 +218,6 @@ def test_each_tutorial_is_completed_by_clicks(live_server, new_page, screenshot,
 @pytest.mark.parametrize("game", sorted(LESSONS))
 def test_the_test_tutorials_are_completed_by_clicks(fixture_server, new_page, screenshot, game):
     page = new_page()
-    install_legal_spy(page)
     game_id = complete_tutorial(
         page, fixture_server.url, game, LESSONS[game], screenshot, f"learn-test-{game}"
     )
