@@ -454,7 +454,7 @@ _SECTIONS = (
                         N_(
                             "East-West places i8: now e7 would also join West to East. A "
                             "blocus: North-South can no longer play e7. Here i8 even "
-                            "threatens e8 and e9 in its turn."
+                            "threatens e8 and e9 in turn."
                         ),
                         move="i8",
                         highlights=("i8",),
@@ -545,7 +545,7 @@ _SECTIONS = (
             N_(
                 "Because of a blocus and an alignment on its line of attack, East-West seems "
                 "unable to win. But a voyna can force North-South to break the blocus "
-                "itself, after which the attack is simple. The seed's line: 1. g9 (v) ; "
+                "itself, after which the attack is simple. The rules' example: 1. g9 (v) ; "
                 "c7->e9 2. d7 (v) and North-South has no defence left."
             ),
         ),
@@ -593,8 +593,8 @@ _SECTIONS = (
             N_(
                 "Without a double attack a threat is often an illusion, yet with preparation "
                 "a line undermined by alignments can still win, voyna after voyna. The "
-                "seed's main line: 1. e5 (v) ; a4->c4 2. c6 (v) ; i6->g6 3. g4 (v) ; g6xf5 "
-                "4. f3 (v) and the attack can no longer be stopped."
+                "main line of the rules' example: 1. e5 (v) ; a4->c4 2. c6 (v) ; i6->g6 "
+                "3. g4 (v) ; g6xf5 4. f3 (v) and the attack can no longer be stopped."
             ),
         ),
         diagrams=(
@@ -654,7 +654,7 @@ _SECTIONS = (
         variant=N_("Kholodnaya Voyna ten-point rules"),
         paragraphs=(
             N_(
-                "The seed's second write-up tells the game's story and gives it in ten "
+                "The French rule text's second write-up tells the game's story and gives it in ten "
                 "points. It differs from the XoBo rules in three ways, and Tablier plays it "
                 "as xobo:stack=three,exhaustion=cubes."
             ),
@@ -920,7 +920,7 @@ _STEPS = (
         hint=N_("Your own line runs from a8 to h9; it lacks e7 and one cube on column i."),
         hint_cells=("h9",),
         wrong=N_("North-South can still win on e7."),
-        success=N_("Blocus! Playing e7 would now make you win: North-South cannot."),
+        success=N_("Blocus! e7 would now join your edges too, so North-South cannot play it."),
     ),
     LessonStep(
         key="double-attack",
@@ -932,7 +932,7 @@ _STEPS = (
         position=_DOUBLE,
         task=N_("Announce a voyna that North-South cannot answer."),
         accept=("d5", "d6", "e5"),
-        hint=N_("Join c5 to f5 so that one gap remains."),
+        hint=N_("Bring your line one cell closer to f5, so that a single gap remains."),
         hint_cells=("c5", "f5"),
         wrong=N_("North-South can answer that one."),
         success=N_("Whichever branch is cut, the other wins."),
@@ -941,13 +941,13 @@ _STEPS = (
         key="follow-up",
         title=N_("Keep attacking"),
         text=N_(
-            "The seed's follow-up attack after three voynas: North-South has just "
+            "The rules' follow-up attack after three voynas: North-South has just "
             "distributed g6 towards f5, capturing f5 but leaving new cubes on e4 and d3."
         ),
         position=_FOLLOW_4,
         task=N_("Announce a voyna that cannot be stopped."),
         accept=("d6", "f3"),
-        hint=N_("Link e4 to g4, as the seed does."),
+        hint=N_("Link e4 to g4, as the rules' example does."),
         hint_cells=("e4", "g4"),
         wrong=N_("That leaves North-South a defence."),
         success=N_("No stacking, capture or blocus helps North-South now."),
@@ -962,7 +962,7 @@ _STEPS = (
         position=_FORCED,
         task=N_("Finish with a voyna North-South cannot answer."),
         accept=("c6", "d5", "d7"),
-        hint=N_("The former blocus cell d7 joins b7 to e6."),
+        hint=N_("d7, the cell the blocus kept you off, is free now."),
         hint_cells=("d7",),
         wrong=N_("North-South still has an answer."),
         success=N_("North-South has no defence left."),
