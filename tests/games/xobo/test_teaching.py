@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -394,3 +395,46 @@ def test_exhaustion_step_accepts_the_moves_that_keep_a_cube() -> None:
     for move in _texts(state, "place"):
         end = _play(state, move).outcome
         assert end is not None and (end.winner, end.reason) == (1, "exhaustion")
+
+
+# -- the catalogs -------------------------------------------------------------------------
+
+
+def _msgids() -> set[str]:
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "N_":
+            arg = node.args[0]
+            assert isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+            out.add(arg.value)
+    return out
+
+
+def _catalog(path: Path) -> dict[str, str]:
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as handle:
+        catalog = read_po(handle)
+    return {m.id: m.string for m in catalog if isinstance(m.id, str) and isinstance(m.string, str)}
+
+
+def _placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{[^{}]*\}", text))
+
+
+def test_every_message_is_in_the_template_and_translated() -> None:
+    pytest.importorskip("babel")
+    ids = _msgids()
+    assert len(ids) > 100
+    template = _catalog(LOCALE / "xobo.pot")
+    assert ids <= set(template), sorted(ids - set(template))[:5]
+    for lang in ("en", "fr", "ja"):
+        catalog = _catalog(LOCALE / lang / "LC_MESSAGES" / "xobo.po")
+        assert ids <= set(catalog), (lang, sorted(ids - set(catalog))[:5])
+        if lang == "en":
+            continue
+        missing = sorted(i for i in ids if not catalog[i])
+        assert not missing, (lang, missing[:5])
+        for msgid in ids:
+            assert _placeholders(catalog[msgid]) == _placeholders(msgid), (lang, msgid)
