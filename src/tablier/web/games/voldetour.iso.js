@@ -316,7 +316,7 @@ export function drawSolid(node, proj, x, y, z, faces, fill, owner, same, topOwne
       // the higher, the darker (lighter in dark mode): heights read at a glance
       const level = isTop ? z + 1 : z + 0.5;
       node.append(svg("polygon", { class: "vd-face vd-height-tint", points,
-        "fill-opacity": (0.05 * level).toFixed(2) }));
+        "fill-opacity": (0.07 * level).toFixed(2) }));
     }
     const stripeOwner = topOwner !== null && isTop ? topOwner : owner;
     if (stripeOwner === 1) node.append(svg("polygon", { class: "vd-face", points, fill: "url(#vd-stripes)" }));
