@@ -324,3 +324,14 @@ def test_the_page_speaks_french(fixture_server, new_page, screenshot):
     expect(page.get_by_test_id("learn-feedback")).to_have_text(gettext("fr", "Try again"))
     assert gettext("fr", "Hint") != "Hint"
     screenshot(page, "learn-xobo-fr")
+
+
+def test_the_page_fits_a_phone(fixture_server, new_page, screenshot):
+    page = new_page(viewport={"width": 375, "height": 800}, color_scheme="dark")
+    page.goto(f"{fixture_server.url}/learn/volo")
+    wait_step(page, "add")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 375, f"the page is {width} px wide at 375 px"
+    box = board(page).bounding_box()
+    assert box is not None and box["width"] >= 300
+    screenshot(page, "learn-volo-phone-dark", full_page=True)
