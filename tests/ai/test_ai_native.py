@@ -16,6 +16,7 @@ from tablier.ai.mcts import (
     _backup_py,
     _best_child_py,
     _children_py,
+    _descend_py,
     _Node,
     _proof_py,
 )
@@ -60,6 +61,16 @@ def test_selection_and_proofs_are_the_python_ones() -> None:
         )
         assert native.select(children, *args) is _best_child_py(children, *args)
         assert native.proof(children) == _proof_py(children)
+    for _ in range(500):
+        node = _Node(None, None, rng.choice((None, 0, 1)), 1.0)
+        node.children = _children(rng, rng.randint(1, 20))
+        for child in node.children:
+            child.mover = node.children[0].mover
+        node.n = rng.choice((0, rng.randrange(1, 10**5)))
+        node.w = rng.uniform(0, node.n)
+        some = rng.choice((None, node.children[: rng.randint(1, len(node.children))]))
+        args = (1.0, rng.random(), rng.random() < 0.5, 300.0)
+        assert native.descend(node, some, *args) is _descend_py(node, some, *args)
     lost = _children(rng, 5)
     for child in lost:
         child.proven = 0.0
@@ -162,9 +173,11 @@ def _twin_leaf(node: _Node) -> _Node:
 @needs_native
 def test_using_switches_the_search_loops_too() -> None:
     with using(False):
-        assert mcts._best_child is _best_child_py and mcts._proof is _proof_py
+        assert mcts._descend is _descend_py and mcts._proof is _proof_py
+        assert mcts._children is _children_py and mcts._backup is _backup_py
     assert native is not None
-    assert mcts._best_child is native.select and mcts._proof is native.proof
+    assert mcts._descend is native.descend and mcts._proof is native.proof
+    assert mcts._children is native.children and mcts._backup is native.backup
 
 
 def test_all_moves_as_first_looks_up_either_way() -> None:
@@ -201,6 +214,14 @@ def test_bad_input_raises_instead_of_crashing() -> None:
         native.select([], *args)
     with pytest.raises(TypeError):
         native.proof(None)
+    with pytest.raises(TypeError):
+        native.descend(good[0], None, 1.0, 1.0, True, 300.0)  # no children yet
+    with pytest.raises(TypeError):
+        native.descend("node", None, 1.0, 1.0, True, 300.0)
+    bare = _Node(None, None, None, 1.0)
+    bare.children = []
+    with pytest.raises(ValueError):
+        native.descend(bare, None, 1.0, 1.0, True, 300.0)
     state = TreeGame().initial_state()
     moves = state.legal_moves()
     with pytest.raises(TypeError):

@@ -143,6 +143,9 @@ PyDoc_STRVAR(select_doc,
              "``q`` blended with the all-moves-as-first mean when ``rave``; the first child\n"
              "when every one is a proven loss.");
 
+static PyObject *best_child(PyObject *children, double parent_mean, double log_n, double c,
+                            double bias, int rave, double k);
+
 static PyObject *select_child(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7) {
         PyErr_Format(PyExc_TypeError, "select() takes 7 arguments (%zd given)", nargs);
@@ -161,6 +164,12 @@ static PyObject *select_child(PyObject *module, PyObject *const *args, Py_ssize_
     if (PyErr_Occurred()) {
         return NULL;
     }
+    return best_child(children, parent_mean, log_n, c, bias, rave, k);
+}
+
+/* The loop of select(): `children` is a checked list of nodes. */
+static PyObject *best_child(PyObject *children, double parent_mean, double log_n, double c,
+                            double bias, int rave, double k) {
     Py_ssize_t size = PyList_GET_SIZE(children);
     if (size == 0) {
         PyErr_SetString(PyExc_ValueError, "select() needs at least one child");
@@ -251,6 +260,69 @@ static PyObject *proof(PyObject *module, PyObject *children) {
         Py_RETURN_NONE;
     }
     return PyFloat_FromDouble(best);
+}
+
+PyDoc_STRVAR(descend_doc,
+             "descend(node, children, exploration, bias, rave, rave_k)\n--\n\n"
+             "select() among ``children`` (None: all of ``node``'s), with the parent's mean\n"
+             "and ``log(n + 1)`` taken from ``node``: its mean for the player deciding there\n"
+             "(0.5 at the root or before any visit).");
+
+static PyObject *descend(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "descend() takes 6 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *node = args[0], *children = args[1];
+    double c = PyFloat_AsDouble(args[2]);
+    double bias = PyFloat_AsDouble(args[3]);
+    int rave = PyObject_IsTrue(args[4]);
+    double k = PyFloat_AsDouble(args[5]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (node_type == NULL || Py_TYPE(node) != node_type) {
+        PyErr_SetString(PyExc_TypeError, "descend() needs a node (of the bound class)");
+        return NULL;
+    }
+    PyObject *own = slot(node, F_CHILDREN);
+    if (own == NULL) {
+        return NULL;
+    }
+    if (children == Py_None) {
+        children = own;
+    }
+    if (check_children(own) < 0 || check_children(children) < 0) {
+        return NULL;
+    }
+    if (PyList_GET_SIZE(own) == 0 || PyList_GET_SIZE(children) == 0) {
+        PyErr_SetString(PyExc_ValueError, "descend() needs at least one child");
+        return NULL;
+    }
+    double n, w;
+    PyObject *mover = slot(node, F_MOVER);
+    if (mover == NULL || number(node, F_N, &n) < 0 || number(node, F_W, &w) < 0) {
+        return NULL;
+    }
+    /* the player deciding at `node` made every child's move */
+    PyObject *player = slot(PyList_GET_ITEM(own, 0), F_MOVER);
+    if (player == NULL) {
+        return NULL;
+    }
+    double parent_mean = 0.5;
+    if (mover != Py_None && n != 0.0) {
+        Py_INCREF(player);
+        int same = PyObject_RichCompareBool(mover, player, Py_EQ);
+        Py_DECREF(player);
+        if (same < 0) {
+            return NULL;
+        }
+        parent_mean = same ? w / n : 1.0 - w / n;
+    }
+    Py_INCREF(children);
+    PyObject *best = best_child(children, parent_mean, log(n + 1.0), c, bias, rave, k);
+    Py_DECREF(children);
+    return best;
 }
 
 /* A new node, untracked by the garbage collector, with every slot set. */
@@ -634,6 +706,7 @@ static PyMethodDef methods[] = {
     {"bind", bind, METH_O, bind_doc},
     {"select", (PyCFunction)(void (*)(void))select_child, METH_FASTCALL, select_doc},
     {"proof", proof, METH_O, proof_doc},
+    {"descend", (PyCFunction)(void (*)(void))descend, METH_FASTCALL, descend_doc},
     {"children", (PyCFunction)(void (*)(void))children, METH_FASTCALL, children_doc},
     {"backup", (PyCFunction)(void (*)(void))backup, METH_FASTCALL, backup_doc},
     {NULL, NULL, 0, NULL},

@@ -15,6 +15,15 @@ def select(
     rave_k: float,
     /,
 ) -> _N: ...
+def descend(
+    node: Any,
+    children: list[_N] | None,
+    exploration: float,
+    bias: float,
+    rave: bool,
+    rave_k: float,
+    /,
+) -> _N: ...
 def proof(children: list[Any], /) -> float | None: ...
 def children(
     state: Any,

@@ -28,11 +28,13 @@ iteration budget and a seed the search is deterministic.  :meth:`MCTS.advance`
 re-roots the tree on a later position (the moves played since) so work is
 reused between moves.
 
-The loops over a node's children (selection, proofs) run compiled when
-``tablier.ai._native`` is built, giving the same tree for a seed; the nodes,
-which never form reference cycles, are then also kept out of the cyclic
-garbage collector's passes (freed by reference counting alone).  RAVE's
-backup looks up the moves played rather than every child when they are fewer.
+The loops over a node's children (selection, expansion, backups, proofs) run
+compiled when ``tablier.ai._native`` is built, giving the same tree for a seed
+(the Python functions ``_descend_py``, ``_children_py``, ``_backup_py`` and
+``_proof_py`` are the reference); the nodes, which never form reference
+cycles, are then also kept out of the cyclic garbage collector's passes (freed
+by reference counting alone).  RAVE's backup looks up the moves played rather
+than every child when they are fewer.
 A game's ``playout`` hook (see :mod:`tablier.ai.knowledge`) plays whole
 playouts in its compiled core.
 """
@@ -172,6 +174,34 @@ def _best_child_py(
     return best
 
 
+def _descend_py(
+    node: _Node,
+    children: list[_Node] | None,
+    c: float,
+    bias: float,
+    rave: bool,
+    k: float,
+) -> _Node:
+    """The child of ``node`` to follow, among ``children`` (None: all of them).
+
+    Unvisited children start from the parent's mean for the player deciding at
+    ``node`` (0.5 at the root or before any visit).  The compiled one's reference.
+    """
+    own = node.children
+    assert own
+    player = own[0].mover  # the player deciding at ``node`` made every child's move
+    log_n = math.log(node.n + 1)
+    if node.mover is None or not node.n:
+        parent_mean = 0.5
+    elif node.mover == player:
+        parent_mean = node.w / node.n
+    else:
+        parent_mean = 1.0 - node.w / node.n
+    return _best_child_py(
+        own if children is None else children, parent_mean, log_n, c, bias, rave, k
+    )
+
+
 def _proof_py(children: list[_Node]) -> float | None:
     """What the children's proofs prove for the player choosing among them, or None.
 
@@ -283,7 +313,7 @@ def _amaf(
 # The loops over a node's children run compiled when ``tablier.ai._native`` is built;
 # ``_switch`` puts the Python ones back (``tablier.core.native.using``).
 _native = load("tablier.ai._native")
-_best_child = _best_child_py
+_descend = _descend_py
 _proof = _proof_py
 
 
@@ -292,12 +322,12 @@ _backup = _backup_py
 
 
 def _switch(compiled: bool) -> None:
-    global _best_child, _proof, _children, _backup
+    global _descend, _proof, _children, _backup
     if compiled and _native is not None:
-        _best_child, _proof = _native.select, _native.proof
+        _descend, _proof = _native.descend, _native.proof
         _children, _backup = _native.children, _native.backup
     else:
-        _best_child, _proof = _best_child_py, _proof_py
+        _descend, _proof = _descend_py, _proof_py
         _children, _backup = _children_py, _backup_py
 
 
@@ -411,22 +441,10 @@ class MCTS:
 
     def _select(self, node: _Node) -> _Node:
         cfg = self.config
-        children = node.children
-        assert children is not None
-        player = children[0].mover  # the player to decide at ``node``, who makes every child
-        if node is self.root and self._restrict is not None:
-            allowed = [c for c in children if c.move in self._restrict]
-            children = allowed or children
-        log_n = math.log(node.n + 1)
-        if node.mover is None or not node.n:
-            parent_mean = 0.5
-        elif node.mover == player:
-            parent_mean = node.w / node.n
-        else:
-            parent_mean = 1.0 - node.w / node.n
-        return _best_child(
-            children, parent_mean, log_n, cfg.exploration, cfg.prior_bias, cfg.rave, cfg.rave_k
-        )
+        allowed = None
+        if node is self.root and self._restrict is not None and node.children:
+            allowed = [c for c in node.children if c.move in self._restrict] or None
+        return _descend(node, allowed, cfg.exploration, cfg.prior_bias, cfg.rave, cfg.rave_k)
 
     def _playout_hook(self, state: State[Any]) -> Playout | None:
         """The game's whole-playout hook when it is available now, else None.
