@@ -216,3 +216,40 @@ def test_lords_never_drawn_over_each_other_and_diagrams(live_server, new_page, s
     host.locator('.vd-iso .vd-floor[data-square="d4"]').click(force=True)
     assert host.locator(".selected").count() == 0
     screenshot(page, "voldetour-diagram")
+
+
+_TURN_LINES = """async ([moves, turnEnds, movers]) => {
+  const { turnLines } = await import("/static/moves.js");
+  const lines = turnLines(moves, turnEnds, (i) => (i in movers ? movers[i] : null));
+  const shown = (it) => (it.folded ? `(${it.notation})` : it.notation);
+  return lines.map((l) => [l.mover, l.items.map(shown)]);
+}"""
+
+
+def test_turn_lines_of_the_move_list(live_server, new_page):
+    # moves.js's grouping, for every game: by the state view's turn ends, else by players
+    page = new_page()
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector("[data-testid=new-game-game]")
+
+    def lines(moves, ends, movers):
+        return page.evaluate(_TURN_LINES, [moves, ends, {str(k): v for k, v in movers.items()}])
+
+    turn = ["B111", "B111@c3:1x1x1", "S", "S@d4:n", "Lb2-b3", "Sc4", "S@e4:w", "END", "pass"]
+    # only the position after the last decision is known: White (1) is to move, so the
+    # "pass" was Black's, and the lines alternate back from it
+    assert lines(turn, ["L", "end", "pass"], {9: 1}) == [
+        [0, ["(B111)", "B111@c3:1x1x1", "(S)", "S@d4:n", "Lb2-b3"]],
+        [1, ["Sc4", "S@e4:w", "END"]],  # a lifted stair is not the put's prefix: both shown
+        [0, ["pass"]],
+    ]
+    # a turn still in progress is the last line, its player the one to move
+    assert lines(turn[:3], ["L", "end", "pass"], {3: 0}) == [[0, ["(B111)", "B111@c3:1x1x1", "S"]]]
+    # without turn ends: a line per player's run of decisions where the players are known
+    assert lines(["e5", "d4", "c3", "b2"], None, {0: 0, 1: 0, 2: 1, 3: 0, 4: 1}) == [
+        [0, ["e5", "d4"]],
+        [1, ["c3"]],
+        [0, ["b2"]],
+    ]
+    # and a line per decision where they are not
+    assert lines(["e5", "d4"], None, {}) == [[None, ["e5"]], [None, ["d4"]]]
