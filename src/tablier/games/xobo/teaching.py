@@ -279,7 +279,7 @@ _SECTIONS = (
                 caption=N_("East-West to move: its cubes run from a4 to d4 and from g6 to i6."),
                 steps=(
                     Step(
-                        N_("e5 (v): now f5 or f6 would join West to East. Voyna!"),
+                        N_("Now f5 or f6 would join West to East. Voyna!"),
                         move="e5",
                         highlights=("a4", "b4", "c4", "d4", "e5", "g6", "h6", "i6"),
                         marks=("f5", "f6"),
@@ -315,7 +315,7 @@ _SECTIONS = (
                 caption=N_("Four cubes aligned on row 4, inside East-West's line."),
                 highlights=("a4", "b4", "c4", "d4"),
                 steps=(
-                    Step(N_("East-West plays e5 (v)."), move="e5", marks=("f5", "f6")),
+                    Step(N_("East-West announces voyna."), move="e5", marks=("f5", "f6")),
                     Step(
                         N_(
                             "North-South stacks three of the four cubes onto d4: b4 and c4 "
@@ -444,8 +444,8 @@ _SECTIONS = (
                 steps=(
                     Step(
                         N_(
-                            "e5 (v): e7 would now carry North-South's chain up through f8, g8 "
-                            "and h9 to row 9. No three of those cubes are aligned."
+                            "Voyna: e7 would now carry North-South's chain up through f8, g8 and h9"
+                            " to row 9. No three of those cubes are aligned."
                         ),
                         move="e5",
                         marks=("e7",),
@@ -518,7 +518,7 @@ _SECTIONS = (
                 highlights=("f5", "g6", "h6", "i6", "f4", "g4", "h4", "i3"),
                 steps=(
                     Step(
-                        N_("d6 (v): e5 or e6 now finishes the chain, through either branch."),
+                        N_("Voyna: e5 or e6 now finishes the chain, through either branch."),
                         move="d6",
                         marks=("e5", "e6"),
                     ),
@@ -560,7 +560,7 @@ _SECTIONS = (
                 marks=("d6", "d7", "e7"),
                 steps=(
                     Step(
-                        N_("1. g9 (v): f8 or f9 would finish the upper line."),
+                        N_("Move 1: f8 or f9 would finish the upper line."),
                         move="g9",
                         marks=("f8", "f9"),
                     ),
@@ -574,8 +574,8 @@ _SECTIONS = (
                     ),
                     Step(
                         N_(
-                            "2. d7 (v): c6, c7 or c8 now wins, with no aligned cubes to stack "
-                            "and no capture that helps. North-South has no defence."
+                            "Move 2: c6, c7 or c8 now wins, with no aligned cubes to stack and no "
+                            "capture that helps. North-South has no defence."
                         ),
                         move="d7",
                         marks=("c6", "c7", "c8"),
@@ -606,24 +606,24 @@ _SECTIONS = (
                 ),
                 highlights=("a4", "b4", "c4", "g6", "h6", "i6"),
                 steps=(
-                    Step(N_("1. e5 (v): d4 or d5 would win."), move="e5", marks=("d4", "d5")),
+                    Step(N_("Move 1: d4 or d5 would win."), move="e5", marks=("d4", "d5")),
                     Step(
-                        N_("North-South stacks a4->c4."),
+                        N_("North-South answers by stacking."),
                         move="a4->c4",
                         arrows=(("a4", "c4"),),
                     ),
                     Step(
-                        N_("2. c6 (v): a new way round, through a7 and b7."),
+                        N_("Move 2: a new way round, through a7 and b7."),
                         move="c6",
                         marks=("d5", "d6"),
                     ),
                     Step(
-                        N_("North-South stacks i6->g6 and cuts the eastern end."),
+                        N_("North-South stacks again and cuts the eastern end."),
                         move="i6->g6",
                         arrows=(("i6", "g6"),),
                     ),
                     Step(
-                        N_("3. g4 (v): the line now reaches the east through h3 and i3."),
+                        N_("Move 3: the line now reaches the east through h3 and i3."),
                         move="g4",
                         marks=("d5", "d6"),
                     ),
@@ -637,7 +637,7 @@ _SECTIONS = (
                         highlights=("e4", "d3"),
                     ),
                     Step(
-                        N_("4. f3 (v): e4, f3, g4 rebuild the line; no answer remains."),
+                        N_("Move 4: e4, f3, g4 rebuild the line; no answer remains."),
                         move="f3",
                         highlights=("e4", "f3", "g4"),
                         marks=("d5", "d6"),
@@ -650,7 +650,7 @@ _SECTIONS = (
     ),
     Section(
         key="ten-point",
-        title=N_("The ten-point rules of Kholodnaya Voyna"),
+        title=N_("What the ten-point rules change"),
         variant=N_("Kholodnaya Voyna ten-point rules"),
         paragraphs=(
             N_(
@@ -670,7 +670,7 @@ _SECTIONS = (
                 position=_FOUR_TEN,
                 caption=N_("The four aligned cubes again, under the ten-point rules."),
                 steps=(
-                    Step(N_("East-West plays e5 (v)."), move="e5", marks=("f5", "f6")),
+                    Step(N_("East-West announces voyna."), move="e5", marks=("f5", "f6")),
                     Step(
                         N_(
                             "Three of the four may be stacked, as b4->d4; all four (a4->d4) "
@@ -725,8 +725,8 @@ _SECTIONS = (
                 steps=(
                     Step(
                         N_(
-                            "e8xe7 captures e7 and drops cubes on e6 and e5: East-West now "
-                            "threatens f5, f6 and f7, silently. North-South may not stack "
+                            "The distribution captures e7 and drops cubes on e6 and e5: East-West "
+                            "now threatens f5, f6 and f7, silently. North-South may not stack "
                             "a4->c4 and has no defence."
                         ),
                         move="e8xe7",
@@ -740,8 +740,8 @@ _SECTIONS = (
                 steps=(
                     Step(
                         N_(
-                            "e8xe7 (v): the distribution announces voyna, and North-South "
-                            "may answer by stacking a4->c4."
+                            "This time the distribution announces voyna, and North-South may answer"
+                            " by stacking a4->c4."
                         ),
                         move="e8xe7",
                         marks=("f5", "f6", "f7"),
