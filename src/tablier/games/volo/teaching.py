@@ -193,7 +193,7 @@ RULES = RulesPage(
         ),
         Section(
             key="turn",
-            title=N_("A turn"),
+            title=N_("Playing a turn"),
             paragraphs=(
                 N_(
                     "The players take turns, Orange first. On your turn you do one thing: "
@@ -319,8 +319,8 @@ RULES = RulesPage(
                     caption=N_(
                         "The marked line has five flights: side by side, two or three steps "
                         "up to the left, making a flock of four or five; or in file, down to "
-                        "the left, five, six or seven steps, to join the bird on d3. Blue's "
-                        "birds on i8 and k8 block the others."
+                        "the left, five, six or seven steps, to join the bird on d3. Without "
+                        "Blue's bird on i8 it could also fly to the left."
                     ),
                     highlights=("j8", "k9", "l10"),
                     arrows=(("j8", "j10"), ("j8", "j11"), ("j8", "e3"), ("j8", "d2"), ("j8", "c1")),
