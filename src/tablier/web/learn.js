@@ -305,6 +305,7 @@ export class LearnPage {
       const said = answer.message || t("Well done!");
       const reply = answer.reply ? t("The answer: {move}.", { move: answer.reply }) : "";
       this.setFeedback(reply ? said + " " + reply : said, "success");
+      this.nextButton.focus(); // Enter goes on
     } else {
       this.setFeedback(t("Good. Go on: this step is not over yet."), "good");
     }
@@ -323,8 +324,14 @@ export class LearnPage {
 
   next() {
     const steps = this.lesson.steps || [];
-    if (this.index + 1 < steps.length) this.show(this.index + 1);
-    else this.showFinal();
+    if (this.index + 1 < steps.length) {
+      this.show(this.index + 1);
+      return;
+    }
+    this.showFinal();
+    if (this.final.scrollIntoView) this.final.scrollIntoView({ block: "nearest" });
+    const play = this.final.querySelector("[data-testid=learn-play]");
+    if (play) play.focus();
   }
 
   showHint() {
