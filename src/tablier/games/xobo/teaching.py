@@ -282,7 +282,6 @@ _SECTIONS = (
                         N_("Now f5 or f6 would join West to East. Voyna!"),
                         move="e5",
                         highlights=("a4", "b4", "c4", "d4", "e5", "g6", "h6", "i6"),
-                        marks=("f5", "f6"),
                     ),
                 ),
             ),
@@ -315,7 +314,7 @@ _SECTIONS = (
                 caption=N_("Four cubes aligned on row 4, inside East-West's line."),
                 highlights=("a4", "b4", "c4", "d4"),
                 steps=(
-                    Step(N_("East-West announces voyna."), move="e5", marks=("f5", "f6")),
+                    Step(N_("East-West announces voyna."), move="e5"),
                     Step(
                         N_(
                             "North-South stacks three of the four cubes onto d4: b4 and c4 "
@@ -448,7 +447,6 @@ _SECTIONS = (
                             " to row 9. No three of those cubes are aligned."
                         ),
                         move="e5",
-                        marks=("e7",),
                     ),
                     Step(
                         N_(
@@ -520,7 +518,6 @@ _SECTIONS = (
                     Step(
                         N_("Voyna: e5 or e6 now finishes the chain, through either branch."),
                         move="d6",
-                        marks=("e5", "e6"),
                     ),
                     Step(
                         N_("North-South cuts the lower branch by stacking f4->h4 …"),
@@ -562,7 +559,6 @@ _SECTIONS = (
                     Step(
                         N_("Move 1: f8 or f9 would finish the upper line."),
                         move="g9",
-                        marks=("f8", "f9"),
                     ),
                     Step(
                         N_(
@@ -578,7 +574,6 @@ _SECTIONS = (
                             "capture that helps. North-South has no defence."
                         ),
                         move="d7",
-                        marks=("c6", "c7", "c8"),
                     ),
                 ),
             ),
@@ -606,7 +601,7 @@ _SECTIONS = (
                 ),
                 highlights=("a4", "b4", "c4", "g6", "h6", "i6"),
                 steps=(
-                    Step(N_("Move 1: d4 or d5 would win."), move="e5", marks=("d4", "d5")),
+                    Step(N_("Move 1: d4 or d5 would win."), move="e5"),
                     Step(
                         N_("North-South answers by stacking."),
                         move="a4->c4",
@@ -615,7 +610,6 @@ _SECTIONS = (
                     Step(
                         N_("Move 2: a new way round, through a7 and b7."),
                         move="c6",
-                        marks=("d5", "d6"),
                     ),
                     Step(
                         N_("North-South stacks again and cuts the eastern end."),
@@ -625,7 +619,6 @@ _SECTIONS = (
                     Step(
                         N_("Move 3: the line now reaches the east through h3 and i3."),
                         move="g4",
-                        marks=("d5", "d6"),
                     ),
                     Step(
                         N_(
@@ -640,7 +633,6 @@ _SECTIONS = (
                         N_("Move 4: e4, f3, g4 rebuild the line; no answer remains."),
                         move="f3",
                         highlights=("e4", "f3", "g4"),
-                        marks=("d5", "d6"),
                     ),
                 ),
             ),
@@ -670,7 +662,7 @@ _SECTIONS = (
                 position=_FOUR_TEN,
                 caption=N_("The four aligned cubes again, under the ten-point rules."),
                 steps=(
-                    Step(N_("East-West announces voyna."), move="e5", marks=("f5", "f6")),
+                    Step(N_("East-West announces voyna."), move="e5"),
                     Step(
                         N_(
                             "Three of the four may be stacked, as b4->d4; all four (a4->d4) "
@@ -730,7 +722,6 @@ _SECTIONS = (
                             "a4->c4 and has no defence."
                         ),
                         move="e8xe7",
-                        marks=("f5", "f6", "f7"),
                     ),
                 ),
             ),
@@ -744,7 +735,6 @@ _SECTIONS = (
                             " by stacking a4->c4."
                         ),
                         move="e8xe7",
-                        marks=("f5", "f6", "f7"),
                     ),
                     Step(N_("a4->c4 cuts the line."), move="a4->c4", arrows=(("a4", "c4"),)),
                 ),
