@@ -32,7 +32,7 @@ from ...core.teaching import Lesson, LessonStep
 from ..errors import ApiError, json_response
 from ..i18n import LANGUAGES, N_, gettext, language_of
 from ..models import _Strict, error_responses
-from . import pages
+from .pages import _client
 
 __all__ = ["CheckBody", "check_step", "lesson_of", "router", "solution"]
 
@@ -224,5 +224,5 @@ async def check(
 @router.get("/learn/{game}", include_in_schema=False)
 async def learn_page(game: str, request: Request) -> Response:
     """The tutorial of a game (the client), or "Page not found" (in the request's language)."""
-    lesson_of(game)
-    return await pages.lobby(request)  # the client's page, which routes /learn/ itself
+    lesson_of(game)  # else 404 not_found, which the error handler answers with a page
+    return _client(request)
