@@ -54,12 +54,37 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .teaching import Teaching
 
-__all__ = ["Game", "Move", "Option", "Outcome", "State", "frozen_state", "slot_setters"]
+__all__ = [
+    "Game",
+    "Move",
+    "Option",
+    "Outcome",
+    "State",
+    "Variant",
+    "frozen_state",
+    "slot_setters",
+]
 
 #: The move type of a game (a :class:`Move` subclass).
 M = TypeVar("M", bound="Move")
 #: The state type of a game (a :class:`State` subclass).
 S = TypeVar("S", bound="State[Any]")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named set of options a player picks without reading every option.
+
+    ``key`` names it in labels (``game.<game>.variant.<key>``, e.g. "Mini sky — Japanese
+    edition"); ``options`` are the options it sets, the others keeping their defaults.
+    A game lists its variants in :attr:`Game.VARIANTS`, the safe default first.
+
+    >>> Variant("mini", {"board": "mini"}).options["board"]
+    'mini'
+    """
+
+    key: str
+    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -348,6 +373,12 @@ class Game(ABC, Generic[S, M]):
     name: ClassVar[str]
     title: ClassVar[str]
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    #: The editions or rule sets a newcomer chooses between, the default first (the lobby
+    #: offers them by their labels); none: the options alone.
+    VARIANTS: ClassVar[tuple[Variant, ...]] = ()
+    #: How much there is to learn before a first game: 1 (the simplest) upwards; the lobby
+    #: shows the simplest game first (0: not declared, shown last).
+    difficulty: ClassVar[int] = 0
 
     def __init__(self, /, **options: Any) -> None:
         declared = {o.name: o for o in self.OPTIONS}
