@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
-from ...core.game import Game, Option
+from ...core.game import Game, Option, Variant
 from ...core.teaching import Teaching
 from . import notation, render, view
 from .pieceset import PieceSet, available_sets, load_set
@@ -71,6 +71,8 @@ class Voldetour(Game[VState, VMove]):
 
     name = "voldetour"
     title = "Voldétour"
+    difficulty = 3
+    VARIANTS = (Variant("standard"), Variant("mini", {"pieces": "mini"}))
     OPTIONS = (
         Option(
             "pieces",

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import InvalidPositionError
-from ...core.game import Game, Option, Outcome
+from ...core.game import Game, Option, Outcome, Variant
 from .board import BOARDS, VoloBoard, board_for
 from .rules import PLAYER_NAMES, VoloMove, VoloState
 
@@ -46,6 +46,12 @@ class Volo(Game[VoloState, VoloMove]):
 
     name = "volo"
     title = "Volo"
+    difficulty = 1
+    VARIANTS = (
+        Variant("standard"),
+        Variant("mini", {"board": "mini"}),
+        Variant("2010", {"edition": "2010"}),
+    )
     OPTIONS = (
         Option(
             "board",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import Game, Option
+from ...core.game import Game, Option, Variant
 from .rules import PLAYER_NAMES, TOTAL_CUBES, XoBoMove, XoBoState
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,6 +47,11 @@ class XoBo(Game[XoBoState, XoBoMove]):
 
     name = "xobo"
     title = "XoBo / Kholodnaya Voyna"
+    difficulty = 2
+    VARIANTS = (
+        Variant("xobo"),
+        Variant("ten-point", {"stack": "three", "exhaustion": "cubes"}),
+    )
     OPTIONS = (
         Option(
             "stack",
