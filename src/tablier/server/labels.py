@@ -8,6 +8,8 @@ but looked up by a key made from the game's own declarations:
 - ``game.<game>.option.<option>`` (the option in plain words) and ``….help`` (a sentence
   on it); ``….<value>`` for each of its choices (``….true`` and ``….false`` for an on/off
   option); ``….none`` for the default of an option whose default is ``None``;
+- ``game.<game>.variant.<key>`` for each of its :attr:`~tablier.core.game.Game.VARIANTS`
+  (an edition or rule set by its plain name: "2010 French pass rule");
 - ``game.<game>.reason.<reason>`` for each reason its ``Outcome`` calls give;
 - ``reason.<reason>`` for the reasons of the server itself (:data:`SERVER_REASONS`);
 - ``level.<level>`` for each level of the computer player.
@@ -95,6 +97,9 @@ def label_keys() -> Iterator[tuple[str, str]]:
                 yield f"{key}.{text}", f"the value {text!r} of the option {option.name!r}"
             if option.default is None:
                 yield f"{key}.none", f"the default of the option {option.name!r}: {option.doc}"
+        for variant in cls.VARIANTS:
+            options = ", ".join(f"{k}={v}" for k, v in variant.options.items()) or "the defaults"
+            yield f"{prefix}.variant.{variant.key}", f"a variant's plain name: {options}"
         for reason, message in game_reasons(cls).items():
             yield f"{prefix}.reason.{reason}", f"why a game ended ({reason}): {message}"
     for reason, text in SERVER_REASONS.items():
