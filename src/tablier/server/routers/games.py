@@ -39,12 +39,15 @@ def _jsonable(value: Any) -> Any:
 
 
 def catalog() -> dict[str, Any]:
-    """Every game with its options, and the AI levels."""
+    """Every game with its options, variants, difficulty and the view of its initial
+    position (what the lobby's card draws), and the AI levels."""
     out = []
     for name in registry.names():
         try:
             cls = registry.game_class(name)
-            players = list(cls().player_names)
+            game = cls()
+            players = list(game.player_names)
+            view = game.state_view(game.initial_state())
         except Exception:  # a broken game package must not hide the others
             log.exception("game %s cannot be loaded", name)
             continue
@@ -62,6 +65,13 @@ def catalog() -> dict[str, Any]:
                     }
                     for o in cls.OPTIONS
                 ],
+                "variants": [
+                    {"key": v.key, "options": {k: _jsonable(x) for k, x in v.options.items()}}
+                    for v in cls.VARIANTS
+                ],
+                "difficulty": cls.difficulty,
+                "teaching": cls.teaching() is not None,
+                "view": view,
             }
         )
     return {"games": out, "levels": list(LEVELS)}
