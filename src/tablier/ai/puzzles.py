@@ -8,11 +8,12 @@ move wins within ``depth``.  A position whose only legal move wins is no
 puzzle.
 
 :func:`generate` finds them in games the computer plays against itself
-(:func:`tablier.ai.match.play_game`), looking at every position of the last
-plies of each game with :class:`~tablier.ai.solver.Solver` under a node
-limit.  :func:`check` proves a puzzle again from nothing.  :func:`load` and
-:func:`dump` read and write the data files; the package ships one per game
-spec in ``tablier/ai/puzzle_data`` (:func:`shipped`).
+(:func:`tablier.ai.match.play_game`), looking at the positions of the last
+decisions of each game with :class:`~tablier.ai.solver.Solver` under node
+and time limits.  :func:`check` proves a puzzle again from nothing.
+:func:`load`, :func:`dump` and :func:`write` read and write the data files;
+the package ships one per game spec in ``tablier/ai/puzzle_data``
+(:func:`shipped`, :func:`load_shipped`).
 
 The solution is the solver's main line (:meth:`Solver.line`): the attacker's
 quickest winning moves and the defender's most stubborn replies, as move
@@ -74,6 +75,7 @@ __all__ = [
     "puzzle_id",
     "rating",
     "shipped",
+    "write",
 ]
 
 #: The value of the ``format`` key of a data file.
@@ -174,9 +176,10 @@ def examine(
 ) -> Puzzle | None:
     """The puzzle at ``state``, or None when it is none (or past the limits).
 
-    ``max_nodes`` and ``max_seconds`` bound the solver's work for the whole
-    examination (a node can cost much more where hundreds of moves are
-    legal); a position it cannot settle within them is skipped.
+    ``max_nodes`` and ``max_seconds`` (CPU time of this process, so that a
+    loaded machine does not change the answer much) bound the solver's work
+    for the whole examination (a node can cost much more where hundreds of
+    moves are legal); a position it cannot settle within them is skipped.
     """
     return _study(state, max_depth, max_nodes, max_seconds)[0]
 
@@ -195,10 +198,10 @@ def _study(
     if len(moves) < 2:
         return None, True
     me = state.to_move
-    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+    deadline = None if max_seconds is None else time.process_time() + max_seconds
     solver = Solver(
         max_nodes=max_nodes,
-        stop=None if deadline is None else (lambda: time.perf_counter() > deadline),
+        stop=None if deadline is None else (lambda: time.process_time() > deadline),
     )
     try:
         depth = solver.win_depth(state, me, max_depth)

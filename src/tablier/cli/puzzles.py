@@ -80,7 +80,7 @@ def puzzles_group() -> None:
     type=FLOAT,
     default=3.0,
     show_default=True,
-    help="Solver seconds per position.",
+    help="Solver CPU seconds per position.",
 )
 @click.option("--games", type=INT, default=None, help="Stop after this many games.")
 @click.option("--out", type=FILE, default=None, help="Write (or add to) this data file.")
