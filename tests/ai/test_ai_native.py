@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from tablier.ai import mcts
+from tablier.ai import knowledge, mcts
+from tablier.ai.knowledge import _scaled_py
 from tablier.ai.mcts import (
     MCTS,
     _amaf,
@@ -171,13 +172,37 @@ def _twin_leaf(node: _Node) -> _Node:
 
 
 @needs_native
+def test_scaled_priors_are_the_python_ones() -> None:
+    assert native is not None
+    rng = random.Random(5)
+    odd = (0, 3, -2, 0.0, -0.0, -1.5, math.nan, math.inf, True, "2.5")
+    for _ in range(2000):
+        weights = [
+            rng.choice((rng.random(), rng.uniform(-1, 1), rng.choice(odd)))
+            for _ in range(rng.randint(1, 30))
+        ]
+        if math.inf in weights:
+            continue  # inf / inf: NaN on both sides, which never compare equal
+        assert native.scaled(weights) == _scaled_py(weights)
+        assert native.scaled(tuple(weights)) == _scaled_py(weights)
+    assert native.scaled([0, -1.0, math.nan]) is None
+    for bad, error in (([], ValueError), ([1.0, object()], TypeError), (3, TypeError)):
+        with pytest.raises(error):
+            native.scaled(bad)
+        with pytest.raises(error):
+            _scaled_py(bad)
+
+
+@needs_native
 def test_using_switches_the_search_loops_too() -> None:
     with using(False):
+        assert knowledge._scaled is _scaled_py
         assert mcts._descend is _descend_py and mcts._proof is _proof_py
         assert mcts._children is _children_py and mcts._backup is _backup_py
     assert native is not None
     assert mcts._descend is native.descend and mcts._proof is native.proof
     assert mcts._children is native.children and mcts._backup is native.backup
+    assert knowledge._scaled is native.scaled
 
 
 def test_all_moves_as_first_looks_up_either_way() -> None:

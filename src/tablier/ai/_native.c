@@ -702,10 +702,78 @@ error:
     return NULL;
 }
 
+PyDoc_STRVAR(scaled_doc,
+             "scaled(weights)\n--\n\n"
+             "The weights as floats, negative ones (and NaN) as 0, divided by the largest;\n"
+             "None when the largest is not above 0 (see Knowledge.priors).");
+
+static PyObject *scaled(PyObject *module, PyObject *weights) {
+    PyObject *seq = PySequence_Fast(weights, "weights must be a sequence");
+    if (seq == NULL) {
+        return NULL;
+    }
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(seq);
+    if (size == 0) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "no weights to scale");
+        return NULL;
+    }
+    double *values = PyMem_Malloc((size_t)size * sizeof(double));
+    if (values == NULL) {
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    PyObject *result = NULL;
+    double top = 0.0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        if (i >= PySequence_Fast_GET_SIZE(seq)) {  /* a float() changed the list */
+            PyErr_SetString(PyExc_RuntimeError, "the weights changed size");
+            goto done;
+        }
+        PyObject *item = Py_NewRef(PySequence_Fast_GET_ITEM(seq, i));
+        double v;
+        if (PyFloat_CheckExact(item)) {
+            v = PyFloat_AS_DOUBLE(item);
+        } else {
+            PyObject *as_float = PyNumber_Float(item);  /* float(w) */
+            if (as_float == NULL) {
+                Py_DECREF(item);
+                goto done;
+            }
+            v = PyFloat_AS_DOUBLE(as_float);
+            Py_DECREF(as_float);
+        }
+        Py_DECREF(item);
+        v = v > 0.0 ? v : 0.0;
+        values[i] = v;
+        if (i == 0 || v > top) {
+            top = v;
+        }
+    }
+    if (!(top > 0.0)) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    result = PyList_New(size);
+    for (Py_ssize_t i = 0; result != NULL && i < size; i++) {
+        PyObject *value = PyFloat_FromDouble(values[i] / top);
+        if (value == NULL) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, i, value);
+    }
+done:
+    PyMem_Free(values);
+    Py_DECREF(seq);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"bind", bind, METH_O, bind_doc},
     {"select", (PyCFunction)(void (*)(void))select_child, METH_FASTCALL, select_doc},
     {"proof", proof, METH_O, proof_doc},
+    {"scaled", scaled, METH_O, scaled_doc},
     {"descend", (PyCFunction)(void (*)(void))descend, METH_FASTCALL, descend_doc},
     {"children", (PyCFunction)(void (*)(void))children, METH_FASTCALL, children_doc},
     {"backup", (PyCFunction)(void (*)(void))backup, METH_FASTCALL, backup_doc},

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.game import Game, Move, State
+from ..core.native import load, register
 
 __all__ = ["DEFAULT_PLAYOUT_DEPTH", "Knowledge", "Playout", "knowledge_for"]
 
@@ -89,12 +90,8 @@ class Knowledge:
         """The move prior scaled to ``[0, 1]`` (best move 1); all 1 without a prior."""
         if self.move_prior is None or not moves:
             return [1.0] * len(moves)
-        # max(0.0, w), as a comparison: the same value (NaN and -0.0 give 0.0), faster
-        raw = [v if (v := float(w)) > 0.0 else 0.0 for w in self.move_prior(state, moves)]
-        top = max(raw)
-        if top <= 0.0:
-            return [1.0] * len(moves)
-        return [w / top for w in raw]
+        priors = _scaled(self.move_prior(state, moves))
+        return [1.0] * len(moves) if priors is None else priors
 
     def value(self, state: State[Any], player: int) -> float:
         """The evaluation of ``state`` for ``player`` in ``[-1, 1]`` (0 without one)."""
@@ -105,6 +102,35 @@ class Knowledge:
             return 0.0
         v = max(-1.0, min(1.0, float(self.evaluate(state))))
         return v if state.to_move == player else -v
+
+
+def _scaled_py(weights: Sequence[float]) -> list[float] | None:
+    """The weights, negative ones as 0, divided by the largest; None if it is not above 0.
+
+    The reference of the compiled one (``tablier.ai._native.scaled``).
+    """
+    # max(0.0, w), as a comparison: the same value (NaN and -0.0 give 0.0), faster
+    raw = [v if (v := float(w)) > 0.0 else 0.0 for w in weights]
+    if not raw:
+        raise ValueError("no weights to scale")
+    top = max(raw)
+    if top <= 0.0:
+        return None
+    return [w / top for w in raw]
+
+
+_native = load("tablier.ai._native")
+_scaled = _scaled_py
+
+
+def _switch(compiled: bool) -> None:
+    global _scaled
+    _scaled = _native.scaled if compiled and _native is not None else _scaled_py
+
+
+if _native is not None:
+    _switch(True)
+    register(__name__, _switch)
 
 
 _CACHE: dict[type[Game[Any, Any]], Knowledge] = {}
