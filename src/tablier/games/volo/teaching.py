@@ -121,7 +121,7 @@ RULES = RulesPage(
                 ),
                 N_(
                     "Cells are named by a column letter and a row number, from a1 at the "
-                    "bottom left: rows run across the board, columns slant up to the right."
+                    "bottom left: rows run across the board, columns slant up to the left."
                 ),
             ),
             diagrams=(
