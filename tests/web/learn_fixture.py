@@ -27,7 +27,7 @@ VOLDETOUR_MINI = (
 LESSONS = {
     "xobo": Lesson(
         title="Tutorial",
-        intro="Learn",
+        intro="Steps",
         steps=(
             LessonStep(
                 key="place",
@@ -42,7 +42,7 @@ LESSONS = {
                 success="Well done!",
             ),
             LessonStep(
-                key="read", title="Rules", text="Read the rules", position=XOBO_EMPTY, task=""
+                key="read", title="Read the rules", text="Steps", position=XOBO_EMPTY, task=""
             ),
             LessonStep(
                 key="answered",

@@ -313,17 +313,20 @@ def test_an_unknown_tutorial_says_so(fixture_server, new_page):
     expect(page.get_by_test_id("learn-error")).to_be_visible()
 
 
-def test_the_page_speaks_french(fixture_server, new_page, screenshot):
-    page = new_page(locale="fr-FR", extra_http_headers={"Accept-Language": "fr"})
+@pytest.mark.parametrize(("lang", "locale"), [("fr", "fr-FR"), ("ja", "ja-JP")])
+def test_the_page_speaks_the_players_language(fixture_server, new_page, screenshot, lang, locale):
+    page = new_page(locale=locale, extra_http_headers={"Accept-Language": lang})
     page.goto(f"{fixture_server.url}/learn/xobo")
     wait_step(page, "place")
-    expect(page.get_by_test_id("learn-hint")).to_have_text(gettext("fr", "Hint"))
-    expect(page.get_by_test_id("learn-reset")).to_have_text(gettext("fr", "Start again"))
-    expect(page.get_by_test_id("learn-task")).to_have_text(gettext("fr", "Play"))
+    for message in ("Hint", "Start again", "Try again", "Show the solution"):
+        assert gettext(lang, message) != message, (lang, message)
+    expect(page.get_by_test_id("learn-hint")).to_have_text(gettext(lang, "Hint"))
+    expect(page.get_by_test_id("learn-reset")).to_have_text(gettext(lang, "Start again"))
+    expect(page.get_by_test_id("learn-solution")).to_have_text(gettext(lang, "Show the solution"))
+    expect(page.get_by_test_id("learn-task")).to_have_text(gettext(lang, "Play"))  # the lesson's
     click_cell(page, "a1")
-    expect(page.get_by_test_id("learn-feedback")).to_have_text(gettext("fr", "Try again"))
-    assert gettext("fr", "Hint") != "Hint"
-    screenshot(page, "learn-xobo-fr")
+    expect(page.get_by_test_id("learn-feedback")).to_have_text(gettext(lang, "Try again"))
+    screenshot(page, f"learn-xobo-{lang}")
 
 
 def test_the_page_fits_a_phone(fixture_server, new_page, screenshot):
