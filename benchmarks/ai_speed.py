@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/ai_speed.py [--runs 5] [--iterations 1000] [--games volo,xobo]
-        [--level hard] [--clock cpu]
+        [--level hard] [--clock cpu] [--budget]
 
 For each registered game (default options) and two kinds of start position,
 the initial position and a mid-game position (seeded uniformly random play,
@@ -12,7 +12,12 @@ runs fresh searches of ``--iterations`` simulations with the search settings
 of ``--level`` (``hard`` by default: progressive bias, RAVE, solver backups,
 decisive-move expansion, cut-off playouts when the game has an evaluation;
 the level's time limit is replaced by the iteration budget, and its tactical
-checks and solver are not included) and reports simulations per second:
+checks and solver are not included) and reports simulations per second.
+With ``--budget`` each search has the level's time limit instead (wall clock,
+as the players use it; 1.7 s for ``hard``), so the trees grow to the size the
+level's searches reach with each engine, and the table also gives the median
+number of simulations per search; the rate is still simulations per second
+of the chosen clock:
 
 * ``pure``: every compiled core switched off (``tablier.core.native.using``),
   the search's own loops included: the Python reference;
@@ -58,27 +63,30 @@ def midgame(game, seed: int = 2026):
 
 
 def rate(
-    state, iterations: int, seed: int, config: MCTSConfig, clock: Callable[[], float]
-) -> float:
-    """Simulations per second of one fresh search of ``iterations`` simulations."""
+    state,
+    budget: dict[str, float],
+    seed: int,
+    config: MCTSConfig,
+    clock: Callable[[], float],
+) -> tuple[float, int]:
+    """Simulations per second of one fresh search with ``budget``, and its simulations."""
     search = MCTS(state, seed=seed, config=config)
     start = clock()
-    search.search(iterations=iterations)
+    search.search(**budget)
     elapsed = clock() - start
-    return search.iterations / elapsed
+    return search.iterations / elapsed, search.iterations
 
 
 def compare(
-    state, iterations: int, runs: int, config: MCTSConfig, clock: Callable[[], float]
-) -> tuple[list[float], list[float]]:
-    """Rates of ``runs`` searches with each engine, interleaved: (pure, compiled)."""
-    pure: list[float] = []
-    compiled: list[float] = []
+    state, budget: dict[str, float], runs: int, config: MCTSConfig, clock: Callable[[], float]
+) -> dict[bool, list[tuple[float, int]]]:
+    """``runs`` searches with each engine, interleaved: rates and simulations per engine."""
+    results: dict[bool, list[tuple[float, int]]] = {False: [], True: []}
     for seed in range(runs):
-        for on, rates in ((False, pure), (True, compiled)):
+        for on in (False, True):
             with using(on):
-                rates.append(rate(state, iterations, seed, config, clock))
-    return pure, compiled
+                results[on].append(rate(state, budget, seed, config, clock))
+    return results
 
 
 def main() -> None:
@@ -88,6 +96,9 @@ def main() -> None:
     parser.add_argument("--games", default=",".join(tablier.games.names()))
     parser.add_argument("--level", default="hard", choices=sorted(LEVELS))
     parser.add_argument(
+        "--budget", action="store_true", help="search for the level's time limit instead"
+    )
+    parser.add_argument(
         "--clock",
         choices=("wall", "cpu"),
         default="cpu",
@@ -95,26 +106,39 @@ def main() -> None:
     )
     args = parser.parse_args()
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
-    config = LEVELS[args.level].config
+    level = LEVELS[args.level]
+    config = level.config
+    if args.budget:
+        if level.seconds is None:
+            parser.error(f"the {args.level} level has no time limit")
+        budget: dict[str, float] = {"seconds": level.seconds}
+        per_search = f"{level.seconds} s (wall clock) per search"
+    else:
+        budget = {"iterations": args.iterations}
+        per_search = f"{args.iterations} simulations per search"
     print(
-        f"{args.level} settings, {args.iterations} simulations per search, "
-        f"median of {args.runs} runs, {args.clock} clock; search loops: "
-        f"{engine_status('tablier.ai._native')}"
+        f"{args.level} settings, {per_search}, median of {args.runs} runs, {args.clock} clock; "
+        f"search loops: {engine_status('tablier.ai._native')}"
     )
-    print("| game | engine | position | evaluation | pure sims/s | compiled sims/s | ratio |")
-    print("|---|---|---|---|---|---|---|")
+    header = "| game | engine | position | evaluation | pure sims/s | compiled sims/s | ratio |"
+    if args.budget:
+        header += " pure sims/search | compiled sims/search |"
+    print(header)
+    print("|---" * header.count(" | ") + "|---|")
     for name in args.games.split(","):
         game = tablier.games.get(name)
         engine = game.engine()
         cutoff = "cut-off" if knowledge_for(game).evaluate is not None else "full playouts"
         for label, state in (("initial", game.initial_state()), ("mid-game", midgame(game))):
-            pure, compiled = compare(state, args.iterations, args.runs, config, clock)
-            p, c = statistics.median(pure), statistics.median(compiled)
-            print(
-                f"| {game.spec} | {engine} | {label} | {cutoff} | {p:,.0f} | {c:,.0f} | "
-                f"{c / p:.1f}× |",
-                flush=True,
-            )
+            results = compare(state, budget, args.runs, config, clock)
+            p = statistics.median(r for r, _ in results[False])
+            c = statistics.median(r for r, _ in results[True])
+            line = f"| {game.spec} | {engine} | {label} | {cutoff} | {p:,.0f} | {c:,.0f} | "
+            line += f"{c / p:.1f}× |"
+            if args.budget:
+                sims = [statistics.median(n for _, n in results[on]) for on in (False, True)]
+                line += f" {sims[0]:,.0f} | {sims[1]:,.0f} |"
+            print(line, flush=True)
 
 
 if __name__ == "__main__":
