@@ -1,10 +1,10 @@
 """The FastAPI application: its routers, lifespan, error handlers and middleware.
 
 :func:`create_app` builds the application from :class:`~.settings.Settings`: the routers of
-:mod:`.routers` (games, records, puzzles, teaching, live, learn, pages), the exception handlers of
-:mod:`.errors` and the :class:`~.middleware.Limits` middleware.  Its lifespan opens the
-database (running the Alembic migrations), starts the AI worker processes, builds the
-:class:`~.service.GameService` that the routes receive through :func:`.deps.get_service`,
+:mod:`.routers` (games, records, puzzles, puzzle_play, teaching, live, learn, pages), the
+exception handlers of :mod:`.errors` and the :class:`~.middleware.Limits` middleware.  Its
+lifespan opens the database (running the Alembic migrations), starts the AI worker processes,
+builds the :class:`~.service.GameService` that the routes receive through :func:`.deps.get_service`,
 and resumes the AI's turns of unfinished games.  :func:`serve` runs it with uvicorn
 (``tablier serve``).  The API is described in ``docs/web.md``.
 """
@@ -24,7 +24,7 @@ from . import errors
 from .ai import AIPool, ClientAddress
 from .middleware import Limits, install_log_filter
 from .migrate import upgrade
-from .routers import games, learn, live, pages, puzzles, records, teaching
+from .routers import games, learn, live, pages, puzzle_play, puzzles, records, teaching
 from .service import GameService
 from .settings import Settings
 from .storage import Storage, make_engine
@@ -103,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(records.router)
     app.include_router(puzzles.router)
+    app.include_router(puzzle_play.router)
     app.include_router(teaching.router)
     app.include_router(live.router)
     app.include_router(learn.router)
