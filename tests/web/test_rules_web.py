@@ -21,11 +21,13 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+import tablier.games
+
 from .conftest import ROOT, LiveServer
 
 ARTIFACTS = ROOT / "test-artifacts"
 TESTS = Path(__file__).resolve().parents[1]
-GAMES = ["volo", "xobo", "voldetour"]
+GAMES = tablier.games.names()  # every registered game: its own teaching, or the fake one
 LANGS = ["en", "fr", "ja"]
 
 
