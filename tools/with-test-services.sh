@@ -35,6 +35,8 @@ have_postgres() { ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; }
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# A Japanese font, so the browser tests' screenshots of the Japanese pages show text, not boxes.
+[ -e /usr/share/fonts/opentype/ipafont-gothic ] || need+=(fonts-ipafont-gothic)
 if [ -z "${TABLIER_TEST_POSTGRES_URL:-}" ]; then
     have_postgres || need+=(postgresql)
 fi

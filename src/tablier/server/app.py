@@ -109,7 +109,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(learn.router)
     app.include_router(pages.router)
     pages.mount_static(app, settings.web_dir)
-    app.add_middleware(ClientAddress)  # whose AI searches a request starts (ai.py)
     app.add_middleware(Limits, max_body=settings.max_body)
     app.add_middleware(ClientAddress)  # whose AI searches a request starts (ai.py)
     return app
