@@ -310,16 +310,19 @@ static PyObject *descend(PyObject *module, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     double parent_mean = 0.5;
+    Py_INCREF(children);  /* held: the comparison below may run Python code */
     if (mover != Py_None && n != 0.0) {
+        Py_INCREF(mover);
         Py_INCREF(player);
         int same = PyObject_RichCompareBool(mover, player, Py_EQ);
         Py_DECREF(player);
+        Py_DECREF(mover);
         if (same < 0) {
+            Py_DECREF(children);
             return NULL;
         }
         parent_mean = same ? w / n : 1.0 - w / n;
     }
-    Py_INCREF(children);
     PyObject *best = best_child(children, parent_mean, log(n + 1.0), c, bias, rave, k);
     Py_DECREF(children);
     return best;
@@ -520,7 +523,9 @@ static int amaf(PyObject *node, Py_ssize_t depth, PyObject *first[2], const doub
     if (state == NULL) {
         return -1;
     }
+    Py_INCREF(state);
     PyObject *to_move = PyObject_GetAttr(state, str_to_move);
+    Py_DECREF(state);
     if (to_move == NULL) {
         return -1;
     }
@@ -543,7 +548,9 @@ static int amaf(PyObject *node, Py_ssize_t depth, PyObject *first[2], const doub
                 }
                 status = -1;
             } else {
+                Py_INCREF(move);  /* its hash and equality are Python code */
                 PyObject *seen = PyDict_GetItemWithError(seen_by, move);
+                Py_DECREF(move);
                 if (seen == NULL) {
                     status = PyErr_Occurred() ? -1 : 0;
                 } else if (PyLong_AsSsize_t(seen) >= depth) {
@@ -569,12 +576,14 @@ static int amaf(PyObject *node, Py_ssize_t depth, PyObject *first[2], const doub
             }
             PyObject *child = Py_NewRef(PyList_GET_ITEM(children, i));
             PyObject *move = Py_TYPE(child) == node_type ? slot(child, F_MOVE) : NULL;
+            Py_XINCREF(move);
             if (move == NULL || PyDict_SetItem(index, move, child) < 0) {
                 if (!PyErr_Occurred()) {
                     PyErr_SetString(PyExc_TypeError, "a child is not a node");
                 }
                 Py_CLEAR(index);
             }
+            Py_XDECREF(move);
             Py_DECREF(child);
         }
         if (index == NULL) {
