@@ -5,12 +5,13 @@
 // Modules: router.js (paths → pages), lobby.js, game-page.js (with moves.js: the move
 // box and the confirm step; actions.js: resign, offers, rematch…), review.js, viewer.js
 // (the board, history and move list both game and review pages show), rules.js (a game's
-// rules page), learn.js (a game's tutorial).
+// rules page), learn.js (a game's tutorial), puzzles.js (a game's puzzles).
 
 import { GamePage } from "./game-page.js";
 import { language, languageNames, loadLanguage, switchLanguage, t } from "./i18n.js";
 import { LearnPage } from "./learn.js";
 import { LobbyPage } from "./lobby.js";
+import { PuzzlesPage } from "./puzzles.js";
 import { ReviewPage } from "./review.js";
 import { RulesPage } from "./rules.js";
 import { startRouter } from "./router.js";
@@ -65,5 +66,6 @@ startRouter(document.getElementById("app"), [
   [/^\/review\/?$/, (root) => new ReviewPage(root)],
   [/^\/rules\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new RulesPage(root, game)],
   [/^\/learn\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new LearnPage(root, game)],
+  [/^\/puzzles\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new PuzzlesPage(root, game)],
   [/^\/(index\.html|static\/index\.html)?$/, (root) => new LobbyPage(root)],
 ]);
