@@ -266,6 +266,7 @@ def test_bad_input_raises_instead_of_crashing() -> None:
     with pytest.raises(TypeError):
         native.backup(good, [], "half", True)
     good[1].w = "much"  # type: ignore[assignment]
+    good[1].n = 5  # a visited child: its w is read
     good[1].proven = None
     with pytest.raises(TypeError):
         native.select(good, *args)

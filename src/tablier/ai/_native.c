@@ -192,8 +192,8 @@ static PyObject *best_child(PyObject *children, double parent_mean, double log_n
                 continue;
             }
         }
-        double n, w, prior;
-        if (number(child, F_N, &n) < 0 || number(child, F_W, &w) < 0 ||
+        double n, w = 0.0, prior;  /* w is read only for a visited child */
+        if (number(child, F_N, &n) < 0 || (n != 0.0 && number(child, F_W, &w) < 0) ||
             number(child, F_PRIOR, &prior) < 0) {
             return NULL;
         }
