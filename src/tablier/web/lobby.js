@@ -1,11 +1,12 @@
-// The lobby (/): a new game (the form built from the catalog), my games, the server's
-// recent games, and a record to open for review.
+// The lobby (/): a card per game (its board, what it is, the ways in), a new game (the
+// form built from the catalog), my games, the server's recent games, and a record to open
+// for review.
 
-import { api, errorText } from "./api.js";
-import { hasLabel, label, t, tn } from "./i18n.js";
+import { api, errorText, request } from "./api.js";
+import { hasLabel, label, language, t, tn } from "./i18n.js";
 import { navigate } from "./router.js";
 import { forgetGame, myGames, rememberGame, saveReview } from "./store.js";
-import { ask, clear, el } from "./ui.js";
+import { ask, clear, el, loadStylesheet } from "./ui.js";
 
 let catalogCache = null;
 
@@ -24,6 +25,58 @@ function modeText(mode) {
   return { online: t("online"), ai: t("against the computer"), local: t("same screen") }[mode] || mode;
 }
 
+/**
+ * The games in the order a newcomer meets them: the smallest declared `difficulty` first
+ * (a game that declares none last), the catalog's order between equals.
+ */
+export function byDifficulty(games) {
+  const rank = (g) => (g.difficulty > 0 ? g.difficulty : Infinity);
+  return games.map((g, i) => [g, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1])
+    .map(([g]) => g);
+}
+
+/** Create a game as the lobby does (`body` as POST /api/games takes it), remember its seat
+ *  in this browser and open its page. */
+export async function startGame(body) {
+  const made = await api.createGame(body);
+  const tokens = made.tokens || {};
+  const links = made.links || {};
+  const mode = body.mode;
+  const seat = body.seat || 0;
+  const entry = {
+    game: body.game,
+    title: (made.game && made.game.title) || body.game,
+    mode,
+    seat: mode === "local" ? "both" : seat,
+    token: mode === "local" ? tokens.both : tokens[String(seat)],
+  };
+  if (mode === "online") entry.invite = links[String(1 - seat)] || null;
+  rememberGame(made.id, entry);
+  navigate(`/g/${made.id}`);
+}
+
+/**
+ * Leave only the largest drawing of a board module's DOM in `host` (its board, without
+ * the buttons, trays and second views a game page shows around it): every sibling of the
+ * drawing and of its ancestors up to `host` is hidden.
+ */
+function keepLargestDrawing(host) {
+  let best = null;
+  let area = 0;
+  for (const drawing of host.querySelectorAll("svg, canvas")) {
+    const box = drawing.getBoundingClientRect();
+    if (box.width * box.height > area) {
+      area = box.width * box.height;
+      best = drawing;
+    }
+  }
+  for (let node = best; node && node !== host && node.parentElement; node = node.parentElement) {
+    for (const sibling of node.parentElement.children) {
+      if (sibling !== node) sibling.style.display = "none";
+    }
+  }
+}
+
 /** A game's status, in words. */
 function statusText(status) {
   return { active: t("in progress"), finished: t("finished") }[status] || status;
@@ -34,20 +87,147 @@ export class LobbyPage {
     document.title = "Tablier";
     this.root = el("div", { class: "lobby" });
     container.append(this.root);
+    this.cards = el("section", { class: "game-cards", "aria-label": t("Games"),
+      "data-testid": "game-cards" });
     this.newGame = el("section", { class: "panel new-game", "aria-labelledby": "new-game-h" });
     this.mine = el("section", { class: "panel my-games" });
     this.recent = el("section", { class: "panel recent-games" });
     this.records = el("section", { class: "panel open-record" });
-    this.root.append(this.newGame, this.mine, this.recent, this.records);
+    this.root.append(this.cards, this.newGame, this.mine, this.recent, this.records);
+    this.closed = false;
+    this.boards = [];
     this.buildRecordForm();
     this.showMyGames();
+    this.buildCards().catch((err) => {
+      this.cards.append(el("p", { class: "error" }, t("Cannot load the games: {error}", { error: errorText(err) })));
+    });
     this.buildNewGame().catch((err) => {
       this.newGame.append(el("p", { class: "error" }, t("Cannot load the games: {error}", { error: errorText(err) })));
     });
     this.showRecent();
   }
 
-  destroy() {}
+  destroy() {
+    this.closed = true;
+    for (const board of this.boards) if (board.destroy) board.destroy();
+    this.boards = [];
+  }
+
+  /** A card per game, the simplest first. */
+  async buildCards() {
+    const data = await catalog();
+    for (const game of byDifficulty(data.games || [])) {
+      if (this.closed) return;
+      this.cards.append(this.card(game));
+    }
+  }
+
+  /**
+   * One game's card: its initial position drawn small by its board module (read-only), what
+   * it is in one sentence (its teaching summary), the variant to play (labels
+   * game.<game>.variant.<key>, the first the default), and the ways in: a game against the
+   * computer (easy), against a friend (a link to send), on this screen, its tutorial, rules
+   * and puzzles.
+   */
+  card(game) {
+    const name = game.name;
+    const path = encodeURIComponent(name);
+    const title = gameTitle(name, game.title);
+    const picture = el("div", { class: "card-board", "data-testid": "card-board", "aria-hidden": "true" });
+    const summary = el("p", { class: "card-summary", "data-testid": "card-summary" },
+      hasLabel(`game.${name}.summary`) ? label(`game.${name}.summary`) : "");
+    const variants = game.variants || [];
+    const variant = el("select", { id: `card-variant-${name}`, "data-testid": "card-variant" });
+    for (const v of variants) {
+      variant.append(el("option", { value: v.key }, label(`game.${name}.variant.${v.key}`, v.key)));
+    }
+    const error = el("p", { class: "error", role: "alert", "data-testid": "card-error" });
+    const play = (mode) => async (event) => {
+      const button = event.currentTarget;
+      error.textContent = "";
+      const chosen = variants.find((v) => v.key === variant.value);
+      const options = {};
+      for (const [key, value] of Object.entries((chosen && chosen.options) || {})) options[key] = String(value);
+      const body = { game: name, options, mode, seat: 0, names: ["", ""] };
+      if (mode === "ai") body.ai_level = "easy";
+      button.disabled = true;
+      try {
+        await startGame(body);
+      } catch (err) {
+        error.textContent = errorText(err);
+      } finally {
+        button.disabled = false;
+      }
+    };
+    const link = (href, text, testid) => el("a", { href, "data-internal": true, "data-testid": testid,
+      class: "card-link" }, text);
+    const puzzles = link(`/puzzles/${path}`, t("Puzzles"), "card-puzzles");
+    puzzles.hidden = true;
+    const card = el("article", { class: "panel game-card", "data-testid": "game-card", "data-game": name,
+      "aria-labelledby": `card-h-${name}` },
+      picture,
+      el("div", { class: "card-body" },
+        el("h2", { id: `card-h-${name}` }, title),
+        summary,
+        variants.length > 1
+          ? el("div", { class: "row card-variant" },
+            el("label", { for: `card-variant-${name}` }, t("Rules")), variant)
+          : null,
+        el("div", { class: "actions card-play" },
+          el("button", { type: "button", class: "primary", "data-testid": "card-play-ai",
+            onclick: play("ai") }, t("Play the computer")),
+          el("button", { type: "button", "data-testid": "card-play-online",
+            title: t("You get a link to send to your friend"), onclick: play("online") },
+          t("Play a friend")),
+          el("button", { type: "button", "data-testid": "card-play-local", onclick: play("local") },
+            t("Same screen"))),
+        error,
+        el("p", { class: "card-links" },
+          game.teaching ? link(`/learn/${path}`, t("Learn"), "card-learn") : null,
+          game.teaching ? link(`/rules/${path}`, t("Rules"), "card-rules") : null,
+          puzzles,
+          el("a", { href: "#new-game-h", class: "card-link", "data-testid": "card-options",
+            onclick: (event) => {
+              event.preventDefault();
+              const select = document.getElementById("ng-game");
+              if (select) {
+                select.value = name;
+                select.dispatchEvent(new Event("change"));
+                select.focus();
+              }
+            } }, t("More options")))));
+    this.drawCard(game, picture);
+    if (game.teaching) {
+      request("GET", `/api/teaching/${path}?lang=${encodeURIComponent(language())}`)
+        .then((data) => { if (data && data.summary) summary.textContent = data.summary; })
+        .catch(() => {});
+    }
+    request("GET", `/api/puzzles/sets?game=${path}`)
+      .then((sets) => { puzzles.hidden = !(sets && sets.length); })
+      .catch(() => {});
+    return card;
+  }
+
+  /** The game's initial position, drawn read-only by its board module. */
+  async drawCard(game, host) {
+    try {
+      const name = encodeURIComponent(game.name);
+      const [module] = await Promise.all([
+        import(`./games/${name}.js`),
+        loadStylesheet(new URL(`./games/${name}.css`, import.meta.url).href, `game-${name}`),
+      ]);
+      if (this.closed) return;
+      const board = module.createBoard(host, {});
+      this.boards.push(board);
+      if (board.drawDiagram) board.drawDiagram(game.view, { coordinates: false });
+      else board.render(game.view, { legal: null, coordinates: false });
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      keepLargestDrawing(host);
+      host.dataset.ready = "1";
+    } catch (err) {
+      console.warn(`no picture of ${game.name}`, err);
+    }
+  }
 
   async buildNewGame() {
     const data = await catalog();
@@ -55,7 +235,7 @@ export class LobbyPage {
     const levels = data.levels || [];
     const form = el("form", { class: "form", "data-testid": "new-game-form" });
     const gameSelect = el("select", { id: "ng-game", name: "game", "data-testid": "new-game-game" });
-    for (const g of games) gameSelect.append(el("option", { value: g.name }, gameTitle(g.name, g.title)));
+    for (const g of byDifficulty(games)) gameSelect.append(el("option", { value: g.name }, gameTitle(g.name, g.title)));
     const optionsBox = el("div", { class: "options", "data-testid": "new-game-options" });
     const seatSelect = el("select", { id: "ng-seat", "data-testid": "new-game-seat" });
     const levelSelect = el("select", { id: "ng-level", "data-testid": "ai-level" });
@@ -172,19 +352,7 @@ export class LobbyPage {
       if (mode === "ai") body.ai_level = levelSelect.value;
       submit.disabled = true;
       try {
-        const made = await api.createGame(body);
-        const tokens = made.tokens || {};
-        const links = made.links || {};
-        const entry = {
-          game: body.game,
-          title: (made.game && made.game.title) || body.game,
-          mode,
-          seat: mode === "local" ? "both" : seat,
-          token: mode === "local" ? tokens.both : tokens[String(seat)],
-        };
-        if (mode === "online") entry.invite = links[String(1 - seat)] || null;
-        rememberGame(made.id, entry);
-        navigate(`/g/${made.id}`);
+        await startGame(body);
       } catch (err) {
         error.textContent = errorText(err);
       } finally {
