@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from typing import Annotated, Any
 
 from anyio import to_thread
@@ -51,7 +52,8 @@ log = logging.getLogger("tablier.server")
 
 router = APIRouter(tags=["puzzles"])
 
-#: The solver's limits for judging a move off the solution's line, or finding a reply.
+#: The solver's limits for one request (every move it judges off the solution's line and the
+#: reply it finds, together): past them a move is not proved winning.
 MAX_NODES = 200_000
 MAX_SECONDS = 2.0
 
@@ -111,25 +113,25 @@ def puzzle_sets(cls: type[Game[Any, Any]]) -> list[dict[str, Any]]:
 
 
 def _solver() -> Solver:
-    return Solver(max_nodes=MAX_NODES, max_seconds=MAX_SECONDS)
+    """A solver for one request: :data:`MAX_NODES` nodes and :data:`MAX_SECONDS` seconds in
+    all, its table shared by every question of the request."""
+    deadline = time.perf_counter() + MAX_SECONDS
+    return Solver(max_nodes=MAX_NODES, stop=lambda: time.perf_counter() > deadline)
 
 
-def _wins(state: State[Any], attacker: int, depth: int) -> bool:
+def _wins(solver: Solver, state: State[Any], attacker: int, depth: int) -> bool:
     """Whether ``attacker`` forces a win within ``depth`` decisions (no: past the limits)."""
     if state.outcome is not None:
         return state.outcome.winner == attacker
     if depth <= 0:
         return False
-    try:
-        return _solver().forces_win(state, attacker, depth) is True
-    except SearchLimitReached:  # pragma: no cover - forces_win answers None instead
-        return False
+    return solver.forces_win(state, attacker, depth) is True
 
 
-def _reply(state: State[Any], attacker: int, depth: int) -> Any:
+def _reply(solver: Solver, state: State[Any], attacker: int, depth: int) -> Any:
     """The defender's most stubborn move (the solver's line), else its first legal move."""
     try:
-        line = _solver().line(state, attacker, depth)
+        line = solver.line(state, attacker, depth)
     except SearchLimitReached:
         line = []
     return line[0] if line else state.legal_moves()[0]
@@ -164,6 +166,7 @@ def check_moves(
             lang,
             solution=list(puzzle.solution),
         )
+    solver = _solver()
     state = start
     played: list[str] = []
     on_line = True  # every move so far is the solution's
@@ -183,7 +186,7 @@ def check_moves(
             expected = (
                 on_line and index < len(puzzle.solution) and (notation == puzzle.solution[index])
             )
-            if not expected and not _wins(after, attacker, puzzle.depth - index - 1):
+            if not expected and not _wins(solver, after, attacker, puzzle.depth - index - 1):
                 return _answer(
                     rules, state, attacker, played, False, False, NOT_WINNING, last, None, lang
                 )
@@ -201,7 +204,7 @@ def check_moves(
         if on_line and index < len(puzzle.solution):
             move = rules.parse_move(state, puzzle.solution[index])
         else:
-            move = _reply(state, attacker, puzzle.depth - index)
+            move = _reply(solver, state, attacker, puzzle.depth - index)
         reply = rules.move_text(state, move)
         played.append(reply)
         last = rules.move_view(state, move)
@@ -264,7 +267,7 @@ async def check(
     """Judge the moves played so far in a puzzle; play the defender's reply.
 
     In a worker thread: a move off the solution's line is proved by the solver (within
-    :data:`MAX_NODES` nodes and :data:`MAX_SECONDS` seconds).
+    :data:`MAX_NODES` nodes and :data:`MAX_SECONDS` seconds for the whole request).
     """
     spec = _game(body.game).spec
     found = await to_thread.run_sync(_puzzles, spec)
