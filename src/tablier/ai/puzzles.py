@@ -254,8 +254,9 @@ def generate(
 
     Game ``k`` is :func:`play_game` number ``k`` with ``seed`` (so a seed
     gives the same games, hence the same puzzles); the positions of its last
-    ``window`` decisions are examined (:func:`examine`), from the end back to
-    the fourth position in a row where the side to move has no forced win
+    ``window`` decisions where the game's winner decides (all of them after a
+    draw) are examined (:func:`examine`), from the end back to the second (the
+    fourth after a draw) in a row where the side to move has no forced win
     within ``max_depth`` (or none the limits let the solver find).  A position met
     twice is given once; so is a solution met twice in one game (the same win
     while the loser shuffles elsewhere), and the end of a puzzle's winning turn
@@ -272,9 +273,12 @@ def generate(
         states = [game.initial_state()]
         for text in record["moves"]:
             states.append(states[-1].apply(game.parse_move(states[-1], text)))
+        winner = record["winner"]
         found: list[Puzzle] = []
         misses = 0
         for state in reversed(states[-window - 1 :]):
+            if winner is not None and state.to_move != winner:
+                continue  # the loser's forced wins are rare, and proving there is none costly
             position = state.to_text()
             if position in seen:
                 continue
@@ -283,7 +287,7 @@ def generate(
             if puzzle is not None:
                 found.append(puzzle)
             misses = 0 if won else misses + 1
-            if misses >= 4:  # both sides out of forced wins: earlier positions rarely have one
+            if misses >= (2 if winner is not None else 4):  # earlier ones rarely have a win
                 break
         kept: list[Puzzle] = []
         for puzzle in reversed(found):  # the earliest first: it holds the later ones' lines
