@@ -8,7 +8,7 @@
 // puzzles seen.  See docs/web-client.md, "Puzzles".
 
 import { ApiError, errorText, request } from "./api.js";
-import { label, language, localView, t } from "./i18n.js";
+import { label, language, localView, t, tn } from "./i18n.js";
 import { settings } from "./store.js";
 import { choose, clear, el, loadStylesheet } from "./ui.js";
 
@@ -250,8 +250,9 @@ export class PuzzlesPage {
     if (!this.answer) return;
     const side = (this.answer.view.players || [])[this.answer.view.to_move];
     const player = label(`game.${this.game}.player.${this.answer.view.to_move}`, side || "");
-    this.about.textContent = t("{player} to play and win within {n} moves (rated {rating}).",
-      { player, n: puzzle.depth, rating: puzzle.rating });
+    const task = tn("{player} to play and win in {n} move.",
+      "{player} to play and win within {n} moves, the replies included.", puzzle.depth, { player });
+    this.about.textContent = task + " " + t("Puzzle rating: {rating}.", { rating: puzzle.rating });
   }
 
   async next() {
