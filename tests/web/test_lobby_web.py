@@ -135,3 +135,16 @@ def test_an_unknown_page_speaks_the_players_language(live_server, new_page):
     page.evaluate("() => { history.pushState(null, '', '/no/such/page'); }")
     page.evaluate("() => window.dispatchEvent(new PopStateEvent('popstate'))")
     expect(page.locator("main h1")).to_have_text(gettext("ja", "Not found"))
+
+
+def test_the_cards_and_the_puzzles_page_fit_a_phone(live_server, new_page, screenshot):
+    page = new_page(viewport={"width": 375, "height": 740}, color_scheme="dark")
+    page.goto(f"{live_server.url}/")
+    for name in ordered_games():
+        expect(card(page, name).get_by_test_id("card-board")).to_have_attribute("data-ready", "1")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    screenshot(page, "lobby-cards-phone-dark")
+    page.goto(f"{live_server.url}/puzzles/{ordered_games()[0]}")
+    expect(page.get_by_test_id("board")).to_have_attribute("data-ready", "1")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    screenshot(page, "puzzles-phone-dark")
