@@ -31,12 +31,14 @@ from .session import LineReader, describe_outcome
 __all__ = ["puzzle_command", "puzzles_group", "register"]
 
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
+_OPEN = {"ignore_unknown_options": True, "allow_extra_args": True, **_CONTEXT}
 
 
-def _game(text: str) -> Game[Any, Any]:
+def _game(args: tuple[str, ...]) -> Game[Any, Any]:
+    """``GAME [--OPTION VALUE ...]`` read as ``tablier play`` reads it."""
     from .main import parse_game_args
 
-    game = parse_game_args((text,))
+    game = parse_game_args(args)
     assert game is not None
     return game
 
@@ -63,8 +65,8 @@ def puzzles_group() -> None:
     """Make puzzles (forced wins with a single first move)."""
 
 
-@puzzles_group.command("generate")
-@click.argument("game_name", metavar="GAME")
+@puzzles_group.command("generate", context_settings=_OPEN)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="GAME [--OPTION VALUE ...]")
 @click.option("--count", type=INT, required=True, help="How many puzzles to find.")
 @click.option("--seed", type=INT, default=0, show_default=True, help="Seed of the games.")
 @click.option(
@@ -85,7 +87,7 @@ def puzzles_group() -> None:
 @click.option("--games", type=INT, default=None, help="Stop after this many games.")
 @click.option("--out", type=FILE, default=None, help="Write (or add to) this data file.")
 def generate_command(
-    game_name: str,
+    args: tuple[str, ...],
     count: int,
     seed: int,
     max_depth: int,
@@ -97,7 +99,7 @@ def generate_command(
     out: str | None,
 ) -> None:
     """Find COUNT puzzles of GAME in the AI's games against itself."""
-    game = _game(game_name)
+    game = _game(args)
     _depth(max_depth, "--max-depth")
     if count < 1:
         raise InputError("--count must be 1 or more")
@@ -258,17 +260,21 @@ class PuzzleSession:
         return after, rest
 
 
-@click.command("puzzle")
-@click.argument("game_name", metavar="GAME")
+@click.command("puzzle", context_settings=_OPEN)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="GAME [--OPTION VALUE ...]")
 @click.option("--depth", type=INT, default=None, help="Only puzzles of this depth (1-7).")
 @click.option("--id", "puzzle_id", default=None, help="This puzzle (its id).")
 @click.option("--file", "file", type=FILE, default=None, help="Puzzles from this data file.")
 @click.option("--seed", type=INT, default=None, help="Seed of the puzzles' order.")
 def puzzle_command(
-    game_name: str, depth: int | None, puzzle_id: str | None, file: str | None, seed: int | None
+    args: tuple[str, ...],
+    depth: int | None,
+    puzzle_id: str | None,
+    file: str | None,
+    seed: int | None,
 ) -> None:
     """Solve puzzles of GAME: find the forced win, the computer defends."""
-    game = _game(game_name)
+    game = _game(args)
     _depth(depth)
     puzzles = _read_file(file, game) if file is not None else lib.load_shipped(game)
     if not puzzles:
