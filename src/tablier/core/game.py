@@ -41,10 +41,12 @@ from typing import (
 )
 
 from .errors import (
+    N_,
     GameOverError,
     IllegalMoveError,
     InvalidOptionError,
     InvalidPositionError,
+    Message,
     TablierError,
     quote,
 )
@@ -102,14 +104,18 @@ class Option:
     doc: str
     choices: tuple[Any, ...] | None = None
     parse: Callable[[str], Any] = str
-    check: Callable[[Any], str | None] | None = None
+    check: Callable[[Any], str | Message | None] | None = None
 
     def coerce(self, value: Any) -> Any:
         """Return ``value`` converted and validated, or raise InvalidOptionError."""
         if value is None:
             if self.default is None:
                 return None
-            raise InvalidOptionError(f"option {self.name!r} needs a value (default {self.default})")
+            raise InvalidOptionError(
+                N_("option {name} needs a value (default {default})"),
+                name=repr(self.name),
+                default=self.default,
+            )
         if (
             not isinstance(value, str)
             and self.choices is not None
@@ -122,25 +128,36 @@ class Option:
             if self.parse is int:  # int() would take '٣' or '３' and refuse 5,000 digits
                 from .position import parse_int
 
-                number = parse_int(value, f"option {self.name!r}", error=InvalidOptionError)
+                number = parse_int(
+                    value,
+                    Message(N_("option {name}"), name=repr(self.name)),
+                    error=InvalidOptionError,
+                )
                 return self.coerce(number)
             try:
                 value = self.parse(value.strip())
             except (TypeError, ValueError, OverflowError):
                 raise InvalidOptionError(
-                    f"option {self.name!r}: cannot read {quote(value)}"
+                    N_("option {name}: cannot read {value}"),
+                    name=repr(self.name),
+                    value=quote(value),
                 ) from None
         if isinstance(value, str):
             value = value.strip().lower()
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
             raise InvalidOptionError(
-                f"option {self.name!r} must be one of {allowed}, not {quote(value)}"
+                N_("option {name} must be one of {allowed}, not {value}"),
+                name=repr(self.name),
+                allowed=allowed,
+                value=quote(value),
             )
         if self.check is not None and value is not None:
             problem = self.check(value)
             if problem:
-                raise InvalidOptionError(f"option {self.name!r}: {problem}")
+                raise InvalidOptionError(
+                    N_("option {name}: {problem}"), name=repr(self.name), problem=problem
+                )
         return value
 
 
@@ -201,21 +218,27 @@ class Outcome:
         Outcome(winner=None, reason='agreement', message='')
         """
         if not isinstance(data, dict):
-            raise TablierError(f"an outcome is a JSON object, not {type(data).__name__}")
+            raise TablierError(
+                N_("an outcome is a JSON object, not {kind}"), kind=type(data).__name__
+            )
         unknown = sorted(str(k) for k in set(data) - {"winner", "reason", "message", "result"})
         if unknown:
-            raise TablierError(f"an outcome has no field {', '.join(map(repr, unknown))}")
+            raise TablierError(
+                N_("an outcome has no field {names}"), names=", ".join(map(repr, unknown))
+            )
         winner = data.get("winner")
         if winner is not None and (type(winner) is not int or winner not in (0, 1)):
-            raise TablierError("an outcome's 'winner' is 0, 1 or null")
+            raise TablierError(N_("an outcome's 'winner' is 0, 1 or null"))
         reason, message = data.get("reason"), data.get("message", "")
         if not isinstance(reason, str) or not reason:
-            raise TablierError("an outcome's 'reason' is a non-empty string")
+            raise TablierError(N_("an outcome's 'reason' is a non-empty string"))
         if not isinstance(message, str):
-            raise TablierError("an outcome's 'message' is a string")
+            raise TablierError(N_("an outcome's 'message' is a string"))
         outcome = cls(winner, reason, message)
         if "result" in data and data["result"] != outcome.result:
-            raise TablierError(f"an outcome's 'result' is {outcome.result!r} for this winner")
+            raise TablierError(
+                N_("an outcome's 'result' is {result} for this winner"), result=repr(outcome.result)
+            )
         return outcome
 
 
@@ -280,9 +303,11 @@ class State(ABC, Generic[M]):
     def apply(self, move: M) -> Self:
         """Return the state after ``move``; raise IllegalMoveError if it is not legal."""
         if self.outcome is not None:
-            raise GameOverError(f"the game is over ({self.outcome.message or self.outcome.reason})")
+            raise GameOverError(
+                N_("the game is over ({why})"), why=self.outcome.message or self.outcome.reason
+            )
         if move not in self.legal_moves():
-            raise IllegalMoveError(f"{move} is not a legal move in this position")
+            raise IllegalMoveError(N_("{move} is not a legal move in this position"), move=move)
         return self.apply_unchecked(move)
 
     @abstractmethod
@@ -386,8 +411,11 @@ class Game(ABC, Generic[S, M]):
         if unknown:
             known = ", ".join(declared) or "none"
             raise InvalidOptionError(
-                f"{self.name} has no option {', '.join(quote(k, 20) for k in unknown[:5])}"
-                f"{', …' if unknown[5:] else ''} (options: {known})"
+                N_("{game} has no option {names}{more} (options: {known})"),
+                game=self.name,
+                names=", ".join(quote(k, 20) for k in unknown[:5]),
+                more=", …" if unknown[5:] else "",
+                known=known,
             )
         values: dict[str, Any] = {}
         for opt in self.OPTIONS:
@@ -548,15 +576,21 @@ class Game(ABC, Generic[S, M]):
         from .position import split_position
 
         if not isinstance(text, str) or not text.strip():
-            raise InvalidPositionError("empty position string")
+            raise InvalidPositionError(N_("empty position string"))
         spec, body = split_position(text, is_name=lambda word: word == self.name)
         if spec is not None:
             name, opts = spec
             if name != self.name:
-                raise InvalidPositionError(f"this position is for {name!r}, not {self.name!r}")
+                raise InvalidPositionError(
+                    N_("this position is for {other}, not {game}"),
+                    other=repr(name),
+                    game=repr(self.name),
+                )
             other = type(self)(**opts)
             if other != self:
-                raise InvalidPositionError(f"this position is for {other.spec}, not {self.spec}")
+                raise InvalidPositionError(
+                    N_("this position is for {other}, not {game}"), other=other.spec, game=self.spec
+                )
         return self.parse_position_body(body)
 
     def position_text(self, body: str) -> str:

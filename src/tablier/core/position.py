@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .errors import InvalidPositionError, TablierError, quote
+from .errors import N_, InvalidPositionError, Message, TablierError, quote
 
 __all__ = ["MAX_DIGITS", "parse_float", "parse_int", "parse_spec", "split_position"]
 
@@ -29,10 +29,11 @@ _INT = re.compile(r"-?[0-9]+", re.ASCII)
 _FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[-+]?[0-9]{1,3})?", re.ASCII)
 #: Specs longer than this are refused before anything else is looked at.
 _MAX_SPEC = 1000
+_GAME_SPEC = Message(N_("game spec"))
 
 
 def parse_spec(
-    text: str, *, error: type[TablierError] = InvalidPositionError, what: str = "game spec"
+    text: str, *, error: type[TablierError] = InvalidPositionError, what: str | Message = _GAME_SPEC
 ) -> tuple[str, dict[str, str]]:
     """Split ``name:key=value,...`` into the name and a dict of value texts.
 
@@ -51,18 +52,29 @@ def parse_spec(
     tablier.core.errors.InvalidPositionError: 'board' in the game spec 'volo:board' is not key=value
     """
     if not isinstance(text, str):
-        raise error(f"a {what} must be text, not {type(text).__name__}")
+        raise error(N_("a {what} must be text, not {kind}"), what=what, kind=type(text).__name__)
     if len(text) > _MAX_SPEC:
-        raise error(f"the {what} is too long ({len(text)} characters; at most {_MAX_SPEC})")
+        raise error(
+            N_("the {what} is too long ({n} characters; at most {limit})"),
+            what=what,
+            n=len(text),
+            limit=_MAX_SPEC,
+        )
     text = text.strip()
     if not text.isascii():
-        raise error(f"the {what} {quote(text)} holds characters other than ASCII")
+        raise error(
+            N_("the {what} {text} holds characters other than ASCII"), what=what, text=quote(text)
+        )
     name, colon, rest = text.lower().partition(":")
     name = name.strip()
     if not _NAME.fullmatch(name):
         raise error(
-            f"cannot read the {what} {quote(text)}: it starts with a name "
-            "(a letter, then letters, digits or _), then optionally :key=value,..."
+            N_(
+                "cannot read the {what} {text}: it starts with a name (a letter, then "
+                "letters, digits or _), then optionally :key=value,..."
+            ),
+            what=what,
+            text=quote(text),
         )
     options: dict[str, str] = {}
     if colon:
@@ -73,14 +85,26 @@ def parse_spec(
             key, sep, value = part.partition("=")
             key = key.strip().replace("-", "_")
             if not sep or not _NAME.fullmatch(key):
-                raise error(f"{quote(part)} in the {what} {quote(text)} is not key=value")
+                raise error(
+                    N_("{part} in the {what} {text} is not key=value"),
+                    part=quote(part),
+                    what=what,
+                    text=quote(text),
+                )
             if key in options:
-                raise error(f"{key!r} is given twice in the {what} {quote(text)}")
+                raise error(
+                    N_("{key} is given twice in the {what} {text}"),
+                    key=repr(key),
+                    what=what,
+                    text=quote(text),
+                )
             options[key] = value.strip()
     return name, options
 
 
-def parse_int(text: str, what: str, *, error: type[TablierError] = InvalidPositionError) -> int:
+def parse_int(
+    text: str, what: str | Message, *, error: type[TablierError] = InvalidPositionError
+) -> int:
     """Read a whole number written with the ASCII digits 0-9 (and an optional ``-``).
 
     >>> parse_int("42", "the supply")
@@ -91,26 +115,43 @@ def parse_int(text: str, what: str, *, error: type[TablierError] = InvalidPositi
     tablier.core.errors.InvalidPositionError: n must be a whole number written with ... not '٣'
     """
     if not isinstance(text, str):
-        raise error(f"{what} must be a whole number, not {type(text).__name__}")
+        raise error(
+            N_("{what} must be a whole number, not {kind}"), what=what, kind=type(text).__name__
+        )
     text = text.strip()
     if not _INT.fullmatch(text):
-        raise error(f"{what} must be a whole number written with the digits 0-9, not {quote(text)}")
+        raise error(
+            N_("{what} must be a whole number written with the digits 0-9, not {text}"),
+            what=what,
+            text=quote(text),
+        )
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise error(f"{what} is too large ({len(text.lstrip('-'))} digits; at most {MAX_DIGITS})")
+        raise error(
+            N_("{what} is too large ({n} digits; at most {limit})"),
+            what=what,
+            n=len(text.lstrip("-")),
+            limit=MAX_DIGITS,
+        )
     return int(text)
 
 
-def parse_float(text: str, what: str, *, error: type[TablierError] = InvalidPositionError) -> float:
+def parse_float(
+    text: str, what: str | Message, *, error: type[TablierError] = InvalidPositionError
+) -> float:
     """Read a decimal number (``2``, ``0.5``, ``.5``, ``1e-3``) in ASCII; no NaN or infinity.
 
     >>> parse_float("0.25", "seconds")
     0.25
     """
     if not isinstance(text, str):
-        raise error(f"{what} must be a number, not {type(text).__name__}")
+        raise error(N_("{what} must be a number, not {kind}"), what=what, kind=type(text).__name__)
     text = text.strip().lower()
     if len(text) > 2 * MAX_DIGITS or not _FLOAT.fullmatch(text):
-        raise error(f"{what} must be a decimal number such as 2 or 0.5, not {quote(text)}")
+        raise error(
+            N_("{what} must be a decimal number such as 2 or 0.5, not {text}"),
+            what=what,
+            text=quote(text),
+        )
     return float(text)
 
 
@@ -130,7 +171,9 @@ def split_position(
     (None, 'plain x o')
     """
     if not isinstance(text, str):
-        raise InvalidPositionError(f"a position must be text, not {type(text).__name__}")
+        raise InvalidPositionError(
+            N_("a position must be text, not {kind}"), kind=type(text).__name__
+        )
     text = text.strip()
     words = text.split(None, 1)
     if words and ":" in words[0]:

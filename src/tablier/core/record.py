@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import RecordError, TablierError, quote
+from .errors import N_, Label, Message, RecordError, TablierError, quote
 from .game import Game, Move, State
 
 __all__ = [
@@ -95,9 +95,11 @@ class Decision:
 
     def __post_init__(self) -> None:
         if not isinstance(self.move, str):
-            raise RecordError(f"a move must be text, not {type(self.move).__name__}")
+            raise RecordError(N_("a move must be text, not {kind}"), kind=type(self.move).__name__)
         if self.comment is not None and not isinstance(self.comment, str):
-            raise RecordError(f"a comment must be text, not {type(self.comment).__name__}")
+            raise RecordError(
+                N_("a comment must be text, not {kind}"), kind=type(self.comment).__name__
+            )
         if self.comment is not None and "\r" in self.comment:
             # Line ends are stored as "\n" so that comments survive a text file's line ends.
             object.__setattr__(
@@ -126,7 +128,7 @@ class Record:
 
     def __post_init__(self) -> None:
         if not isinstance(self.game, Game):
-            raise RecordError("a record needs a Game")
+            raise RecordError(N_("a record needs a Game"))
         moves = []
         for d in self.moves:
             moves.append(d if isinstance(d, Decision) else Decision(d))
@@ -135,9 +137,15 @@ class Record:
         for name, value in self.tags.items():
             _check_tag(name, value)
             if name in _STANDARD_TAGS:
-                raise RecordError(f"tag {name!r} is a field of the record, not a free tag")
+                raise RecordError(
+                    N_("tag {name} is a field of the record, not a free tag"), name=repr(name)
+                )
         if self.result not in RESULTS:
-            raise RecordError(f"result {quote(self.result)} is not one of {', '.join(RESULTS)}")
+            raise RecordError(
+                N_("result {result} is not one of {results}"),
+                result=quote(self.result),
+                results=", ".join(RESULTS),
+            )
         if self.reason is not None:
             _check_tag("Reason", self.reason)
         if self.position is not None:
@@ -176,7 +184,9 @@ class Record:
                 text = game.move_text(state, move)
                 state = state.apply(move)
             except TablierError as exc:
-                raise RecordError(f"decision {i + 1}: {move}: {exc}", ply=i + 1) from None
+                raise RecordError(
+                    N_("decision {n}: {move}: {error}"), n=i + 1, move=move, error=exc, ply=i + 1
+                ) from None
             comment = comment_list[i] if i < len(comment_list) else None
             decisions.append(Decision(text, comment))
         return cls._finish(game, decisions, tags, position, state, result, reason)
@@ -197,7 +207,7 @@ class Record:
         of states that no legal move joins raises RecordError.
         """
         if not states:
-            raise RecordError("no states given")
+            raise RecordError(N_("no states given"))
         moves = []
         for i in range(len(states) - 1):
             before, after = states[i], states[i + 1]
@@ -206,7 +216,12 @@ class Record:
                     moves.append(move)
                     break
             else:
-                raise RecordError(f"no legal move leads from state {i} to state {i + 1}", ply=i + 1)
+                raise RecordError(
+                    N_("no legal move leads from state {n} to state {next}"),
+                    n=i,
+                    next=i + 1,
+                    ply=i + 1,
+                )
         return cls.from_moves(
             states[0], moves, comments=comments, tags=tags, result=result, reason=reason
         )
@@ -243,7 +258,7 @@ class Record:
             state = self.game.parse_position(self.position)
             return state
         except TablierError as exc:
-            raise RecordError(f"bad start position: {exc}") from None
+            raise RecordError(N_("bad start position: {error}"), error=exc) from None
 
     def replay(self) -> list[State[Any]]:
         """Every state of the game, from the start to after the last decision.
@@ -272,21 +287,28 @@ class Record:
             if ply == 1 or (player == 0 and previous != 0):
                 number += 1
             previous = player
-            where = (
-                f"move {number} ({self.game.player_name(player)}), "
-                f"decision {ply}, {quote(decision.move)}"
+            where = Message(
+                N_("move {number} ({player}), decision {ply}, {move}"),
+                number=number,
+                player=Label(
+                    f"game.{self.game.name}.player.{player}", self.game.player_name(player)
+                ),
+                ply=ply,
+                move=quote(decision.move),
             )
             if state.outcome is not None:
                 raise RecordError(
-                    f"{where}: the game was already over "
-                    f"({state.outcome.result}, {state.outcome.reason})",
+                    N_("{where}: the game was already over ({result}, {reason})"),
+                    where=where,
+                    result=state.outcome.result,
+                    reason=state.outcome.reason,
                     ply=ply,
                 )
             try:
                 move = self.game.parse_move(state, decision.move)
                 state = state.apply(move)
             except TablierError as exc:
-                raise RecordError(f"{where}: {exc}", ply=ply) from None
+                raise RecordError(N_("{where}: {error}"), where=where, error=exc, ply=ply) from None
             moves.append(move)
             states.append(state)
         self._check_result(state)
@@ -298,15 +320,19 @@ class Record:
             return
         if self.result not in ("*", outcome.result):
             raise RecordError(
-                f"the result says {self.result} but the game ended {outcome.result} "
-                f"({outcome.reason})"
+                N_("the result says {result} but the game ended {ended} ({reason})"),
+                result=self.result,
+                ended=outcome.result,
+                reason=outcome.reason,
             )
         if self.reason is not None and self.reason.strip().lower() not in (
             outcome.reason.lower(),
             outcome.message.lower(),
         ):
             raise RecordError(
-                f"the reason says {quote(self.reason)} but the game ended by {outcome.reason!r}"
+                N_("the reason says {reason} but the game ended by {ended}"),
+                reason=quote(self.reason),
+                ended=repr(outcome.reason),
             )
 
     def _canonical(self) -> Record:
@@ -393,7 +419,7 @@ class Record:
     def from_text(cls, text: str) -> Record:
         """Read a record in the text format and validate it by replaying every move."""
         if not isinstance(text, str):
-            raise RecordError(f"a record must be text, not {type(text).__name__}")
+            raise RecordError(N_("a record must be text, not {kind}"), kind=type(text).__name__)
         tags: dict[str, str] = {}
         lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         i = 0
@@ -408,24 +434,36 @@ class Record:
                 break
             m = _TAG_LINE.match(line)
             if not m:
-                raise RecordError(f"line {i + 1}: cannot read the tag {quote(line)}")
+                raise RecordError(
+                    N_("line {n}: cannot read the tag {text}"), n=i + 1, text=quote(line)
+                )
             name, value = m.group(1), _unescape_tag(m.group(2), i + 1)
             if name in tags:
-                raise RecordError(f"line {i + 1}: tag {quote(name)} appears twice")
+                raise RecordError(
+                    N_("line {n}: tag {name} appears twice"), n=i + 1, name=quote(name)
+                )
             tags[name] = value
             i += 1
         movetext = "\n".join(lines[i:])
         if "Game" not in tags:
-            raise RecordError('the record has no [Game "..."] tag')
+            raise RecordError(N_('the record has no [Game "..."] tag'))
         game = _game_from(tags.pop("Game"), tags.pop("Options", None))
         result = tags.pop("Result", "*").strip()
         if result not in RESULTS:
-            raise RecordError(f"result {quote(result)} is not one of {', '.join(RESULTS)}")
+            raise RecordError(
+                N_("result {result} is not one of {results}"),
+                result=quote(result),
+                results=", ".join(RESULTS),
+            )
         reason = tags.pop("Reason", None)
         position = tags.pop("Position", None)
         decisions, token = _parse_movetext(movetext, first_line=i + 1)
         if token is not None and token != result:
-            raise RecordError(f"the movetext ends with {token} but the Result tag says {result}")
+            raise RecordError(
+                N_("the movetext ends with {token} but the Result tag says {result}"),
+                token=token,
+                result=result,
+            )
         record = cls(game, tuple(decisions), tags, position, result, reason)
         return record._canonical()
 
@@ -455,44 +493,57 @@ class Record:
     def from_dict(cls, data: Any) -> Record:
         """Read a record from the data of :meth:`to_dict` and validate it."""
         if not isinstance(data, dict):
-            raise RecordError(f"a JSON record must be an object, not {_json_type(data)}")
+            raise RecordError(
+                N_("a JSON record must be an object, not {kind}"), kind=_json_type(data)
+            )
         version = data.get("format")
         if type(version) is not int or version != JSON_FORMAT:
             shown = quote(version) if type(version) in (int, str) else _json_type(version)
             raise RecordError(
-                f"unsupported record format {shown} (this version reads format {JSON_FORMAT})"
+                N_("unsupported record format {shown} (this version reads format {supported})"),
+                shown=shown,
+                supported=JSON_FORMAT,
             )
         known = {"format", "game", "options", "tags", "position", "moves", "result", "reason"}
         unknown = sorted(set(data) - known, key=repr)
         if unknown:
             shown = ", ".join(quote(k, 20) for k in unknown[:5]) + (", …" if unknown[5:] else "")
-            raise RecordError(f"unknown field(s) in the JSON record: {shown}")
+            raise RecordError(N_("unknown field(s) in the JSON record: {shown}"), shown=shown)
         name = _field(data, "game", str)
         options = data.get("options")
         if options is None:
             options = {}
         if not isinstance(options, dict):
-            raise RecordError(f"'options' must be an object, not {_json_type(options)}")
+            raise RecordError(
+                N_("'options' must be an object, not {kind}"), kind=_json_type(options)
+            )
         for key, value in options.items():
             if not isinstance(key, str):
-                raise RecordError(f"option names are strings, not {_json_type(key)}")
+                raise RecordError(N_("option names are strings, not {kind}"), kind=_json_type(key))
             if isinstance(value, bool) or not isinstance(value, str | int | float | type(None)):
                 raise RecordError(
-                    f"option {quote(key)} has a value of the wrong type: {_json_type(value)} "
-                    "(a string, a number or null)"
+                    N_(
+                        "option {key} has a value of the wrong type: {kind} (a string, a "
+                        "number or null)"
+                    ),
+                    key=quote(key),
+                    kind=_json_type(value),
                 )
         game = _game_from_options(name, options)
         tags = data.get("tags")
         if tags is None:
             tags = {}
         if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
-            raise RecordError("'tags' must be an object whose values are strings")
+            raise RecordError(N_("'tags' must be an object whose values are strings"))
         position = data.get("position")
         if position is not None and not isinstance(position, str):
-            raise RecordError(f"'position' must be a string or null, not {_json_type(position)}")
+            raise RecordError(
+                N_("'position' must be a string or null, not {kind}"),
+                kind=_json_type(position),
+            )
         moves = data.get("moves", [])
         if not isinstance(moves, list):
-            raise RecordError(f"'moves' must be a list, not {_json_type(moves)}")
+            raise RecordError(N_("'moves' must be a list, not {kind}"), kind=_json_type(moves))
         decisions = []
         for n, item in enumerate(moves, start=1):
             if isinstance(item, str):
@@ -500,23 +551,36 @@ class Record:
                 continue
             if not isinstance(item, dict) or not isinstance(item.get("move"), str):
                 raise RecordError(
-                    f"decision {n}: expected a string or an object with a 'move' string", ply=n
+                    N_("decision {n}: expected a string or an object with a 'move' string"),
+                    n=n,
+                    ply=n,
                 )
             extra = sorted(set(item) - {"move", "comment"}, key=repr)
             if extra:
                 shown = ", ".join(quote(k, 20) for k in extra[:5]) + (", …" if extra[5:] else "")
-                raise RecordError(f"decision {n}: unknown field(s) {shown}", ply=n)
+                raise RecordError(
+                    N_("decision {n}: unknown field(s) {shown}"), n=n, shown=shown, ply=n
+                )
             comment = item.get("comment")
             if comment is not None and not isinstance(comment, str):
-                raise RecordError(f"decision {n}: the comment must be a string or null", ply=n)
+                raise RecordError(
+                    N_("decision {n}: the comment must be a string or null"), n=n, ply=n
+                )
             decisions.append(Decision(item["move"], comment))
         result = data.get("result", "*")
         if not isinstance(result, str) or result not in RESULTS:
             shown = quote(result) if isinstance(result, str) else _json_type(result)
-            raise RecordError(f"result {shown} is not one of {', '.join(RESULTS)}")
+            raise RecordError(
+                N_("result {result} is not one of {results}"),
+                result=shown,
+                results=", ".join(RESULTS),
+            )
         reason = data.get("reason")
         if reason is not None and not isinstance(reason, str):
-            raise RecordError(f"'reason' must be a string or null, not {_json_type(reason)}")
+            raise RecordError(
+                N_("'reason' must be a string or null, not {kind}"),
+                kind=_json_type(reason),
+            )
         return cls(game, tuple(decisions), tags, position, result, reason)._canonical()
 
     @classmethod
@@ -525,9 +589,9 @@ class Record:
         try:
             data = json.loads(text)
         except RecursionError:
-            raise RecordError("not valid JSON for a record: nested too deeply") from None
+            raise RecordError(N_("not valid JSON for a record: nested too deeply")) from None
         except (ValueError, TypeError) as exc:  # JSONDecodeError, bad UTF-8, 5,000-digit numbers
-            raise RecordError(f"not valid JSON: {exc}") from None
+            raise RecordError(N_("not valid JSON: {error}"), error=exc) from None
         return cls.from_dict(data)
 
     # -- files ----------------------------------------------------------------
@@ -547,7 +611,9 @@ class Record:
         try:
             data = Path(path).read_text(encoding="utf-8")
         except (OSError, ValueError) as exc:  # ValueError: bad UTF-8, a NUL in the name
-            raise RecordError(f"cannot read {quote(str(path))}: {exc}") from None
+            raise RecordError(
+                N_("cannot read {path}: {error}"), path=quote(str(path)), error=exc
+            ) from None
         if data.lstrip("\ufeff \t\r\n").startswith("{"):
             return cls.from_json(data)
         return cls.from_text(data)
@@ -587,13 +653,17 @@ def _game_from(name: str, options: str | None) -> Game[Any, Any]:
             other, _, opts = opts.partition(":")
             if other.strip().lower() != name.lower():
                 raise RecordError(
-                    f"the Options tag is for {quote(other)}, but the game is {quote(name)}"
+                    N_("the Options tag is for {other}, but the game is {name}"),
+                    other=quote(other),
+                    name=quote(name),
                 )
         spec = f"{name}:{opts}"
     try:
         return from_spec(spec)
     except TablierError as exc:
-        raise RecordError(f"bad game or options {quote(spec)}: {exc}") from None
+        raise RecordError(
+            N_("bad game or options {spec}: {error}"), spec=quote(spec), error=exc
+        ) from None
 
 
 def _game_from_options(name: str, options: Mapping[str, Any]) -> Game[Any, Any]:
@@ -603,16 +673,18 @@ def _game_from_options(name: str, options: Mapping[str, Any]) -> Game[Any, Any]:
     try:
         return get(name, **options)
     except TablierError as exc:
-        raise RecordError(f"bad game or options: {exc}") from None
+        raise RecordError(N_("bad game or options: {error}"), error=exc) from None
 
 
 def _check_tag(name: Any, value: Any) -> None:
     if not isinstance(name, str) or not _TAG_NAME.match(name):
-        raise RecordError(f"bad tag name {quote(name)} (letters, digits and _ only)")
+        raise RecordError(N_("bad tag name {name} (letters, digits and _ only)"), name=quote(name))
     if not isinstance(value, str):
-        raise RecordError(f"tag {quote(name)} must be text, not {type(value).__name__}")
+        raise RecordError(
+            N_("tag {name} must be text, not {kind}"), name=quote(name), kind=type(value).__name__
+        )
     if any(c in value for c in "\n\r"):
-        raise RecordError(f"tag {quote(name)} must be one line")
+        raise RecordError(N_("tag {name} must be one line"), name=quote(name))
 
 
 def _tag_line(name: str, value: str) -> str:
@@ -628,7 +700,11 @@ def _unescape_tag(value: str, line: int) -> str:
         if c == "\\":
             nxt = value[i + 1] if i + 1 < len(value) else ""
             if nxt not in ('"', "\\"):
-                raise RecordError(f"line {line}: bad escape '\\{nxt}' in a tag (use \\\" or \\\\)")
+                raise RecordError(
+                    N_('line {line}: bad escape {escape} in a tag (use \\" or \\\\)'),
+                    line=line,
+                    escape=f"'\\{nxt}'",
+                )
             out.append(nxt)
             i += 2
             continue
@@ -658,7 +734,9 @@ def _parse_movetext(text: str, first_line: int = 1) -> tuple[list[Decision], str
             i += 1
             while True:
                 if i >= n:
-                    raise RecordError(f"line {start_line}: comment not closed with '}}'")
+                    raise RecordError(
+                        N_("line {line}: comment not closed with '}}'"), line=start_line
+                    )
                 ch = text[i]
                 if ch == "\\" and i + 1 < n and text[i + 1] in "\\}":
                     body.append(text[i + 1])
@@ -673,7 +751,7 @@ def _parse_movetext(text: str, first_line: int = 1) -> tuple[list[Decision], str
             continue
         if c == "}":
             line = first_line + text.count("\n", 0, i)
-            raise RecordError(f"line {line}: '}}' without an opening '{{'")
+            raise RecordError(N_("line {line}: '}}' without an opening '{{'"), line=line)
         buf.append(c)
         i += 1
     pieces.append(("text", "".join(buf)))
@@ -698,7 +776,7 @@ def _parse_movetext(text: str, first_line: int = 1) -> tuple[list[Decision], str
     for kind, chunk in pieces:
         if kind == "comment":
             if not decisions:
-                raise RecordError("a comment comes before the first move")
+                raise RecordError(N_("a comment comes before the first move"))
             last = decisions[-1]
             comment = body_join(last.comment, chunk)
             decisions[-1] = Decision(last.move, comment)
@@ -713,10 +791,12 @@ def _parse_movetext(text: str, first_line: int = 1) -> tuple[list[Decision], str
             if not separated and decisions:
                 # e.g. "take 1 {c} take 2": text after a comment needs a ';'
                 raise RecordError(
-                    f"after the move {quote(decisions[-1].move)}: missing ';' before {quote(words)}"
+                    N_("after the move {move}: missing ';' before {words}"),
+                    move=quote(decisions[-1].move),
+                    words=quote(words),
                 )
             if _RESULT_AT_END.fullmatch(words) and words in RESULTS:
-                raise RecordError(f"result {words} in the middle of the moves")
+                raise RecordError(N_("result {words} in the middle of the moves"), words=words)
             decisions.append(Decision(" ".join(words.split())))
             separated = False
         # a comment ends a decision but does not separate it from the next one
@@ -745,20 +825,28 @@ def _split_separators(chunk: str) -> list[str | None]:
 
 def _field(data: dict[str, Any], key: str, kind: type) -> Any:
     if key not in data:
-        raise RecordError(f"the JSON record has no {key!r}")
+        raise RecordError(N_("the JSON record has no {key}"), key=repr(key))
     value = data[key]
     if not isinstance(value, kind):
-        raise RecordError(f"{key!r} must be a {kind.__name__}, not {_json_type(value)}")
+        raise RecordError(
+            N_("{key} must be a {expected}, not {kind}"),
+            key=repr(key),
+            expected=kind.__name__,
+            kind=_json_type(value),
+        )
     return value
 
 
-def _json_type(value: Any) -> str:
-    return {
-        dict: "an object",
-        list: "a list",
-        str: "a string",
-        int: "a number",
-        float: "a number",
-        bool: "a boolean",
-        type(None): "null",
-    }.get(type(value), type(value).__name__)
+_JSON_TYPES: dict[type, Message | str] = {
+    dict: Message(N_("an object")),
+    list: Message(N_("a list")),
+    str: Message(N_("a string")),
+    int: Message(N_("a number")),
+    float: Message(N_("a number")),
+    bool: Message(N_("a boolean")),
+    type(None): "null",
+}
+
+
+def _json_type(value: Any) -> Message | str:
+    return _JSON_TYPES.get(type(value), type(value).__name__)
