@@ -40,7 +40,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core.errors import IllegalMoveError
+from ...core.errors import N_, IllegalMoveError
 from .game import Voldetour
 from .rules import VMove, VState
 
@@ -104,7 +104,7 @@ def decode(state: VState, steps: Sequence[int]) -> VMove:
     for move in state.legal_moves():
         if encode(state, move) == wanted:
             return move
-    raise IllegalMoveError(f"no legal decision has the action steps {list(wanted)}")
+    raise IllegalMoveError(N_("no legal decision has the action steps {steps}"), steps=list(wanted))
 
 
 def _plane_list(game: Voldetour) -> tuple[str, ...]:

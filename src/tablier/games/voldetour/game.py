@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
+from ...core.errors import N_, Message
 from ...core.game import Game, Option, Variant
 from ...core.teaching import Teaching
 from . import notation, render, view
@@ -39,13 +40,13 @@ def _parse_bool(text: str) -> bool:
         raise ValueError(text) from None
 
 
-def _check_bool(value: Any) -> str | None:
-    return None if isinstance(value, bool) else "must be on or off"
+def _check_bool(value: Any) -> Message | None:
+    return None if isinstance(value, bool) else Message(N_("must be on or off"))
 
 
-def _check_turns(value: Any) -> str | None:
+def _check_turns(value: Any) -> Message | None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        return "the move limit must be a whole number of turns, at least 1"
+        return Message(N_("the move limit must be a whole number of turns, at least 1"))
     return None
 
 

@@ -24,10 +24,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import (
+    N_,
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    Message,
     quote,
 )
 from ...core.position import parse_int
@@ -35,7 +37,7 @@ from .pieceset import DIR_NAMES
 from .rules import (
     BLOCK,
     FROM_RESERVE,
-    PLAYER_NAMES,
+    PLAYERS,
     STAIR,
     BlockPlace,
     Hand,
@@ -60,19 +62,23 @@ _REP_KEY = re.compile(r"[0-9a-f]{1,16}", re.ASCII)
 #: Longer than any decision (``B123@c10+9:9x9x9``, a Lord's path of three steps).
 _LONGEST = 40
 
-_HELP = (
-    "write a take (B123, S, Sc4), a put (B123@c3:2x1x3, S@c4:n, S@c4:u), "
-    "a Lord move (Lb2-b3-c3 or Lc3), end or pass"
+_HELP = Message(
+    N_(
+        "write a take (B123, S, Sc4), a put (B123@c3:2x1x3, S@c4:n, S@c4:u), "
+        "a Lord move (Lb2-b3-c3 or Lc3), end or pass"
+    )
 )
 
 
-def _cell(game: Voldetour, text: str, what: str = "square") -> int:
+def _cell(game: Voldetour, text: str) -> int:
     i = game.pieceset.grid.parse_label(text)
     if i is None:
         ps = game.pieceset
         last = chr(ord("a") + ps.width - 1)
         raise InvalidMoveError(
-            f"{quote(text)} is not a {what} of the board (a1 to {last}{ps.height})"
+            N_("{text} is not a square of the board (a1 to {last})"),
+            text=quote(text),
+            last=f"{last}{ps.height}",
         )
     return i
 
@@ -82,7 +88,9 @@ def _block_kind(game: Voldetour, name: str) -> int:
     if k is None:
         names = ", ".join("B" + b.name for b in game.pieceset.blocks)
         raise InvalidMoveError(
-            f"there is no block {quote('B' + name)} in this set (blocks: {names})"
+            N_("there is no block {block} in this set (blocks: {names})"),
+            block=quote("B" + name),
+            names=names,
         )
     return k
 
@@ -96,14 +104,18 @@ def read_move(game: Voldetour, text: str) -> tuple[Any, ...]:
     Raises InvalidMoveError when the text cannot be read.
     """
     if not isinstance(text, str):
-        raise InvalidMoveError(f"a move is text, not {type(text).__name__}")
+        raise InvalidMoveError(N_("a move is text, not {kind}"), kind=type(text).__name__)
     t = re.sub(r"\s+", "", text)
     if not t:
-        raise InvalidMoveError("empty move: " + _HELP)
+        raise InvalidMoveError(N_("empty move: {help}"), help=_HELP)
     if not t.isascii():
-        raise InvalidMoveError(f"cannot read {quote(text)}: {_HELP}, in ASCII letters")
+        raise InvalidMoveError(
+            N_("cannot read {text}: {help}, in ASCII letters"), text=quote(text), help=_HELP
+        )
     if len(t) > _LONGEST:
-        raise InvalidMoveError(f"cannot read {quote(text)}: too long for a move ({_HELP})")
+        raise InvalidMoveError(
+            N_("cannot read {text}: too long for a move ({help})"), text=quote(text), help=_HELP
+        )
     t = t.lower()
     if t == "end":
         return ("E",)
@@ -129,9 +141,11 @@ def read_move(game: Voldetour, text: str) -> tuple[Any, ...]:
     if m:
         cells = [_cell(game, c) for c in m.group(1).split("-") if c]
         if not cells or m.group(1).startswith("-") or "--" in m.group(1):
-            raise InvalidMoveError(f"cannot read the Lord's path {quote(text)}: {_HELP}")
+            raise InvalidMoveError(
+                N_("cannot read the Lord's path {text}: {help}"), text=quote(text), help=_HELP
+            )
         return ("L", cells)
-    raise InvalidMoveError(f"cannot read {quote(text)}: {_HELP}")
+    raise InvalidMoveError(N_("cannot read {text}: {help}"), text=quote(text), help=_HELP)
 
 
 def parse_move(game: Voldetour, state: VState, text: str) -> VMove:
@@ -141,28 +155,30 @@ def parse_move(game: Voldetour, state: VState, text: str) -> VMove:
     reason) for a decision the rules forbid, GameOverError once the game is over.
     """
     if not isinstance(state, VState) or state.game != game:
-        raise InvalidMoveError("this state does not belong to this game")
+        raise InvalidMoveError(N_("this state does not belong to this game"))
     parsed = read_move(game, text)
     if state.outcome is not None:
-        raise GameOverError(f"the game is over ({state.outcome.message})")
+        raise GameOverError(N_("the game is over ({why})"), why=state.outcome.message)
     keys = state.move_index()
     ps = game.pieceset
     tag = parsed[0]
     p = state.to_move
     if tag in ("PB", "PS") and state.hand is None:
-        raise IllegalMoveError(f"{text.strip()}: take a piece first (e.g. B111 or S)")
+        raise IllegalMoveError(N_("{text}: take a piece first (e.g. B111 or S)"), text=text.strip())
     if tag not in ("PB", "PS") and state.hand is not None:
         raise IllegalMoveError(
-            f"{text.strip()}: you hold {state.hand_text()}; put it on the board first"
+            N_("{text}: you hold {hand}; put it on the board first"),
+            text=text.strip(),
+            hand=state.hand_text(),
         )
     if tag == "E":
         if ("E",) in keys:
             return keys[("E",)]
-        raise IllegalMoveError("you cannot end your turn before doing at least one action")
+        raise IllegalMoveError(N_("you cannot end your turn before doing at least one action"))
     if tag == "X":
         if ("X",) in keys:
             return keys[("X",)]
-        raise IllegalMoveError("you may pass only when no action at all is possible")
+        raise IllegalMoveError(N_("you may pass only when no action at all is possible"))
     if tag == "T":
         if parsed[1] == "B":
             return _take_block(game, state, parsed[2], keys)
@@ -171,35 +187,51 @@ def parse_move(game: Voldetour, state: VState, text: str) -> VMove:
         k, dims, a, level = parsed[1], parsed[2], parsed[3], parsed[4]
         assert state.hand is not None  # checked above
         if state.hand[0] != "B" or state.hand[1] != k:
-            raise IllegalMoveError(f"{text.strip()}: you hold {state.hand_text()}")
+            raise IllegalMoveError(
+                N_("{text}: you hold {hand}"), text=text.strip(), hand=state.hand_text()
+            )
         orient = [o for o in ps.blocks[k].orientations if (o.dx, o.dy, o.dz) == dims]
         if not orient:
             shapes = ", ".join(o.text for o in ps.blocks[k].orientations)
             raise IllegalMoveError(
-                f"block B{ps.blocks[k].name} has no orientation "
-                f"{dims[0]}x{dims[1]}x{dims[2]} (orientations: {shapes})"
+                N_("block B{name} has no orientation {shape} (orientations: {shapes})"),
+                name=ps.blocks[k].name,
+                shape="x".join(map(str, dims)),
+                shapes=shapes,
             )
         o = orient[0]
         for z in range(ps.tower_height):
             key = ("P", "B", k, o.oid, a, z)
             if key in keys:
                 if level is not None and level != z:
-                    raise IllegalMoveError(f"{text.strip()}: it would rest at level {z}")
+                    raise IllegalMoveError(
+                        N_("{text}: it would rest at level {level}"), text=text.strip(), level=z
+                    )
                 return keys[key]
-        raise IllegalMoveError(f"{text.strip()}: {_why_block(game, state, o, a)}")
+        raise IllegalMoveError(
+            N_("{text}: {why}"), text=text.strip(), why=_why_block(game, state, o, a)
+        )
     if tag == "PS":
         a, how, level = parsed[1], parsed[2], parsed[3]
         assert state.hand is not None  # checked above
         if state.hand[0] != "S":
-            raise IllegalMoveError(f"{text.strip()}: you hold {state.hand_text()}")
+            raise IllegalMoveError(
+                N_("{text}: you hold {hand}"), text=text.strip(), hand=state.hand_text()
+            )
         for z in range(ps.tower_height):
             for d in range(4):
                 key = ("P", "S", a, z, d, 1) if how == "u" else ("P", "S", a, z, d, 0)
                 if (how == "u" or DIR_NAMES[d] == how) and key in keys:
                     if level is not None and level != z:
-                        raise IllegalMoveError(f"{text.strip()}: it would rest at level {z}")
+                        raise IllegalMoveError(
+                            N_("{text}: it would rest at level {level}"), text=text.strip(), level=z
+                        )
                     return keys[key]
-        raise IllegalMoveError(f"{text.strip()}: {_why_stair(game, state, a, how)}")
+        raise IllegalMoveError(
+            N_("{text}: {why}"),
+            text=text.strip(),
+            why=_why_stair(game, state, a, how),
+        )
     # the Lord
     cells = parsed[1]
     paths = state.lord_paths()
@@ -209,12 +241,16 @@ def parse_move(game: Voldetour, state: VState, text: str) -> VMove:
     else:
         if cells[0] != src:
             raise IllegalMoveError(
-                f"{text.strip()}: the path must start on your Lord's square, {ps.grid.label(src)}"
+                N_("{text}: the path must start on your Lord's square, {cell}"),
+                text=text.strip(),
+                cell=ps.grid.label(src),
             )
         _check_path(game, state, cells, text.strip())
         dest = cells[-1]
     if dest not in paths:
-        raise IllegalMoveError(f"{text.strip()}: {_why_lord(game, state, dest)}")
+        raise IllegalMoveError(
+            N_("{text}: {why}"), text=text.strip(), why=_why_lord(game, state, dest)
+        )
     return keys[("L", paths[dest])]
 
 
@@ -228,18 +264,22 @@ def _take_block(
     name = "B" + ps.blocks[k].name
     p = state.to_move
     if state.done & BLOCK:
-        raise IllegalMoveError(f"{name}: you have already played your block action this turn")
+        raise IllegalMoveError(
+            N_("{block}: you have already played your block action this turn"), block=name
+        )
     pl = state.blocks[p * len(ps.blocks) + k]
     if pl is None:
-        raise IllegalMoveError(f"{name}: this block fits nowhere on the board")
+        raise IllegalMoveError(N_("{block}: this block fits nowhere on the board"), block=name)
     b = state.board
     o = ps.orientations[pl[0]]
     fp = o.base << pl[1]
     if fp & b.lordmask or (pl[2] + o.dz < ps.tower_height and b.occ[pl[2] + o.dz] & fp):
-        raise IllegalMoveError(f"{name} is blocked: a piece or a Lord rests on it")
+        raise IllegalMoveError(N_("{block} is blocked: a piece or a Lord rests on it"), block=name)
     if state.block_blocked(b, pl):
-        raise IllegalMoveError(f"{name} is blocked: construction pieces hide all its sides")
-    raise IllegalMoveError(f"{name}: it has nowhere else to go")
+        raise IllegalMoveError(
+            N_("{block} is blocked: construction pieces hide all its sides"), block=name
+        )
+    raise IllegalMoveError(N_("{block}: it has nowhere else to go"), block=name)
 
 
 def _take_stair(
@@ -248,92 +288,103 @@ def _take_stair(
     ps = game.pieceset
     p = state.to_move
     if state.done & STAIR:
-        raise IllegalMoveError("you have already played your stair action this turn")
+        raise IllegalMoveError(N_("you have already played your stair action this turn"))
     if a is None:
         if ("T", "S", None) in keys:
             return keys[("T", "S", None)]
         if state.reserve_stairs(p) == 0:
-            raise IllegalMoveError("you have no stair left in reserve")
-        raise IllegalMoveError("a stair fits nowhere on the board")
+            raise IllegalMoveError(N_("you have no stair left in reserve"))
+        raise IllegalMoveError(N_("a stair fits nowhere on the board"))
     label = ps.grid.label(a)
     mine = [st for st in state.stairs[p] if st[0] == a]
     if not mine:
-        raise IllegalMoveError(f"S{label}: you have no stair on {label}")
+        raise IllegalMoveError(N_("S{cell}: you have no stair on {cell}"), cell=label)
     for st in mine:
         if ("T", "S", st) in keys:
             return keys[("T", "S", st)]
     raise IllegalMoveError(
-        f"S{label}: that stair is blocked (something rests on it, or its sides are hidden)"
-        " or has nowhere else to go"
+        N_(
+            "S{cell}: that stair is blocked (something rests on it, or its sides "
+            "are hidden) or has nowhere else to go"
+        ),
+        cell=label,
     )
 
 
-def _why_block(game: Voldetour, state: VState, o: Any, a: int) -> str:
+def _why_block(game: Voldetour, state: VState, o: Any, a: int) -> Message:
     ps = game.pieceset
     grid = ps.grid
     b = state.board
     if not o.anchors >> a & 1:
-        return f"a {o.text} block anchored there would leave the board"
+        return Message(N_("a {shape} block anchored there would leave the board"), shape=o.text)
     fp = o.base << a
     towers = (1 << ps.towers[0]) | (1 << ps.towers[1])
     if fp & towers:
-        return "nothing may be placed on a tower"
+        return Message(N_("nothing may be placed on a tower"))
     if fp & b.lordmask:
-        return "nothing may be placed on a Lord's square"
+        return Message(N_("nothing may be placed on a Lord's square"))
     for z in range(ps.tower_height + 1):
         if fp & b.flat[z] == fp:
             if z + o.dz > ps.tower_height:
-                return f"it would rise above the towers (height {ps.tower_height})"
+                return Message(
+                    N_("it would rise above the towers (height {height})"), height=ps.tower_height
+                )
             break
     else:
-        return "it would not rest flat: no empty space may remain under a piece"
+        return Message(N_("it would not rest flat: no empty space may remain under a piece"))
     if state.hand is not None and state.hand[2] == (o.oid, a, z):
-        return "that is where the block already stood; a move must change its place"
-    return f"it cannot be placed there ({grid.label(a)})"  # pragma: no cover
+        return Message(N_("that is where the block already stood; a move must change its place"))
+    return Message(N_("it cannot be placed there ({cell})"), cell=grid.label(a))  # pragma: no cover
 
 
-def _why_stair(game: Voldetour, state: VState, a: int, how: str) -> str:
+def _why_stair(game: Voldetour, state: VState, a: int, how: str) -> Message:
     ps = game.pieceset
     b = state.board
     bit = 1 << a
     if how == "u":
-        return "an upside-down stair must be nested on an upright stair, slope against slope"
+        return Message(
+            N_("an upside-down stair must be nested on an upright stair, slope against slope")
+        )
     if bit & ((1 << ps.towers[0]) | (1 << ps.towers[1])):
-        return "nothing may be placed on a tower"
+        return Message(N_("nothing may be placed on a tower"))
     if bit & b.lordmask:
-        return "nothing may be placed on a Lord's square"
+        return Message(N_("nothing may be placed on a Lord's square"))
     if any(b.slope[z][d] & bit for z in range(ps.tower_height) for d in range(4)):
-        return "a slope carries nothing but a nested upside-down stair (write :u)"
+        return Message(N_("a slope carries nothing but a nested upside-down stair (write :u)"))
     if b.flat[ps.tower_height] & bit:
-        return f"it would rise above the towers (height {ps.tower_height})"
+        return Message(
+            N_("it would rise above the towers (height {height})"), height=ps.tower_height
+        )
     if state.hand is not None and state.hand[1] is not None:
-        return "that is where the stair already stood; a move must change its place"
-    return "it cannot be placed there"  # pragma: no cover
+        return Message(N_("that is where the stair already stood; a move must change its place"))
+    return Message(N_("it cannot be placed there"))  # pragma: no cover
 
 
-def _why_lord(game: Voldetour, state: VState, dest: int) -> str:
+def _why_lord(game: Voldetour, state: VState, dest: int) -> Message:
     ps = game.pieceset
     p = state.to_move
     if dest == state.lords[p]:
-        return "the Lord must end its move on another square"
+        return Message(N_("the Lord must end its move on another square"))
     if dest == ps.towers[p]:
-        return "the Lord may cross its own tower but not stop on it"
+        return Message(N_("the Lord may cross its own tower but not stop on it"))
     if dest == state.lords[1 - p]:
-        return "two Lords never share a square"
+        return Message(N_("two Lords never share a square"))
     if state.board.height(dest) is None:
-        return "the Lord never stops on a slope"
-    return "the Lord cannot get there in 1 to 3 steps"
+        return Message(N_("the Lord never stops on a slope"))
+    return Message(N_("the Lord cannot get there in 1 to 3 steps"))
 
 
 def _check_path(game: Voldetour, state: VState, cells: list[int], text: str) -> None:
     b = state.board
     label = game.pieceset.grid.label
     if len(cells) - 1 > 3:
-        raise IllegalMoveError(f"{text}: the Lord moves 1, 2 or 3 steps, not {len(cells) - 1}")
+        raise IllegalMoveError(
+            N_("{text}: the Lord moves 1, 2 or 3 steps, not {n}"), text=text, n=len(cells) - 1
+        )
     other = state.lords[1 - state.to_move]
     h = b.height(cells[0])
     if h is None:  # pragma: no cover - positions are checked: a Lord stands on a flat top
-        raise IllegalMoveError(f"{text}: the Lord stands on a slope")
+        raise IllegalMoveError(N_("{text}: the Lord stands on a slope"), text=text)
     for q, t in itertools.pairwise(cells):
         landed = None
         for e in range(4):
@@ -342,11 +393,17 @@ def _check_path(game: Voldetour, state: VState, cells: list[int], text: str) -> 
                 landed = r
         if landed is None:
             raise IllegalMoveError(
-                f"{text}: no step from {label(q)} to {label(t)} (steps go to an adjacent "
-                "square at the same level, or across slopes faced along their direction)"
+                N_(
+                    "{text}: no step from {cell} to {to} (steps go to an adjacent "
+                    "square at the same level, or across slopes faced along their "
+                    "direction)"
+                ),
+                text=text,
+                cell=label(q),
+                to=label(t),
             )
         if t == other:
-            raise IllegalMoveError(f"{text}: Lords never pass over each other")
+            raise IllegalMoveError(N_("{text}: Lords never pass over each other"), text=text)
         h = landed[1]
 
 
@@ -358,34 +415,34 @@ def parse_position_body(game: Voldetour, body: str) -> VState:
     tower or above it, an upside-down stair not nested, a Lord on a slope...).
     """
     if not isinstance(body, str) or not body.strip():
-        raise InvalidPositionError("empty position body")
+        raise InvalidPositionError(N_("empty position body"))
     ps = game.pieceset
     fields: dict[str, str] = {}
     for word in body.split():
         key, sep, value = word.partition("=")
         key = key.lower()
         if not sep or key not in ("turn", "lords", "black", "white", "do", "hand", "passes", "rep"):
-            raise InvalidPositionError(f"cannot read {quote(word)} in the position")
+            raise InvalidPositionError(N_("cannot read {word} in the position"), word=quote(word))
         if key in fields:
-            raise InvalidPositionError(f"{key}= is given twice")
+            raise InvalidPositionError(N_("{key}= is given twice"), key=key)
         fields[key] = value
     for need in ("turn", "black", "white"):
         if need not in fields:
-            raise InvalidPositionError(f"the position lacks {need}=")
+            raise InvalidPositionError(N_("the position lacks {key}="), key=need)
     turn = parse_int(fields["turn"], "turn=")
     passes = parse_int(fields.get("passes", "0"), "passes=")
     if turn < 1 or not 0 <= passes <= 2:
-        raise InvalidPositionError("turn starts at 1 and passes is 0, 1 or 2")
+        raise InvalidPositionError(N_("turn starts at 1 and passes is 0, 1 or 2"))
     p = (turn - 1) & 1
     if "lords" in fields:
         parts = fields["lords"].split(",")
         if len(parts) != 2:
-            raise InvalidPositionError("lords= gives two squares, Black's then White's")
+            raise InvalidPositionError(N_("lords= gives two squares, Black's then White's"))
         lords = (_pos_cell(game, parts[0]), _pos_cell(game, parts[1]))
     else:
         lords = ps.towers
     if lords[0] == lords[1]:
-        raise InvalidPositionError("two Lords never share a square")
+        raise InvalidPositionError(N_("two Lords never share a square"))
     nb = len(ps.blocks)
     blocks: list[BlockPlace | None] = [None] * (2 * nb)
     stairs: list[list[StairPlace]] = [[], []]
@@ -400,26 +457,28 @@ def parse_position_body(game: Voldetour, body: str) -> VState:
             else:
                 k, pl = place
                 if blocks[side * nb + k] is not None:
-                    raise InvalidPositionError(f"{word} has only one block B{ps.blocks[k].name}")
+                    raise InvalidPositionError(
+                        N_("{side}= has only one block B{name}"), side=word, name=ps.blocks[k].name
+                    )
                 blocks[side * nb + k] = pl
     done = 0
     for ch in fields.get("do", ""):
         bit = {"b": BLOCK, "s": STAIR, "r": FROM_RESERVE}.get(ch)
         if bit is None:
-            raise InvalidPositionError("do= lists b (block), s (stair) and r (from reserve)")
+            raise InvalidPositionError(N_("do= lists b (block), s (stair) and r (from reserve)"))
         done |= bit
     if done == FROM_RESERVE:
-        raise InvalidPositionError("do=r needs an action (b or s)")
+        raise InvalidPositionError(N_("do=r needs an action (b or s)"))
     hand = None
     if fields.get("hand", "-") != "-":
         hand = _pos_hand(game, fields["hand"], p, blocks, done)
     history: tuple[int, ...] = ()
     if "rep" in fields:
         if not game.repetition:
-            raise InvalidPositionError("rep= needs the repetition option")
+            raise InvalidPositionError(N_("rep= needs the repetition option"))
         keys = fields["rep"].split(".")
         if not all(_REP_KEY.fullmatch(h) for h in keys):
-            raise InvalidPositionError("rep= lists hexadecimal keys joined by dots")
+            raise InvalidPositionError(N_("rep= lists hexadecimal keys joined by dots"))
         history = tuple(int(h, 16) for h in keys)
     state = VState(
         game,
@@ -442,7 +501,7 @@ def parse_position_body(game: Voldetour, body: str) -> VState:
 def _pos_cell(game: Voldetour, text: str) -> int:
     i = game.pieceset.grid.parse_label(text)
     if i is None:
-        raise InvalidPositionError(f"{quote(text)} is not a square of the board")
+        raise InvalidPositionError(N_("{text} is not a square of the board"), text=quote(text))
     return i
 
 
@@ -451,23 +510,29 @@ def _pos_piece(game: Voldetour, item: str) -> tuple[str, Any]:
     try:
         parsed = read_move(game, item)
     except InvalidMoveError as exc:
-        raise InvalidPositionError(f"cannot read the piece {quote(item)}: {exc}") from None
+        raise InvalidPositionError(
+            N_("cannot read the piece {item}: {error}"), item=quote(item), error=exc
+        ) from None
     ps = game.pieceset
     if parsed[0] == "PB":
         _, k, dims, a, level = parsed
         for o in ps.blocks[k].orientations:
             if (o.dx, o.dy, o.dz) == dims:
                 if not o.anchors >> a & 1:
-                    raise InvalidPositionError(f"{item} leaves the board")
+                    raise InvalidPositionError(N_("{item} leaves the board"), item=item)
                 return "B", (k, (o.oid, a, level or 0))
-        raise InvalidPositionError(f"{item}: block B{ps.blocks[k].name} has no such orientation")
+        raise InvalidPositionError(
+            N_("{item}: block B{name} has no such orientation"), item=item, name=ps.blocks[k].name
+        )
     if parsed[0] == "PS":
         _, a, how, level = parsed
         z = level or 0
         if how != "u":
             return "S", (a, z, DIR_NAMES.index(how), 0)
         return "S", (a, z, -1, 1)  # direction taken from the stair it nests on
-    raise InvalidPositionError(f"{quote(item)} is not a piece on the board (e.g. B111@c3:1x1x1)")
+    raise InvalidPositionError(
+        N_("{item} is not a piece on the board (e.g. B111@c3:1x1x1)"), item=quote(item)
+    )
 
 
 def _pos_hand(
@@ -478,23 +543,27 @@ def _pos_hand(
     try:
         parsed = read_move(game, text)
     except InvalidMoveError as exc:
-        raise InvalidPositionError(f"cannot read hand={quote(text)}: {exc}") from None
+        raise InvalidPositionError(
+            N_("cannot read hand={text}: {error}"), text=quote(text), error=exc
+        ) from None
     if parsed[0] == "T" and parsed[1] == "B":
         k, prev = parsed[2], None
     elif parsed[0] == "PB":
         _, (k, prev) = _pos_piece(game, text)
     elif parsed[0] in ("PS", "T") and parsed[1] != "B":
         if parsed[0] == "T" and parsed[2] is not None:
-            raise InvalidPositionError(f"hand={quote(text)} is not a piece")
+            raise InvalidPositionError(N_("hand={text} is not a piece"), text=quote(text))
         if done & STAIR:
-            raise InvalidPositionError("a stair in hand but the stair action is already used")
+            raise InvalidPositionError(N_("a stair in hand but the stair action is already used"))
         return ("S", None if parsed[0] == "T" else _pos_piece(game, text)[1])
     else:
-        raise InvalidPositionError(f"hand={quote(text)} is not a piece")
+        raise InvalidPositionError(N_("hand={text} is not a piece"), text=quote(text))
     if done & BLOCK:
-        raise InvalidPositionError("a block in hand but the block action is already used")
+        raise InvalidPositionError(N_("a block in hand but the block action is already used"))
     if blocks[p * nb + k] is not None:
-        raise InvalidPositionError(f"B{ps.blocks[k].name} is both in hand and on the board")
+        raise InvalidPositionError(
+            N_("B{name} is both in hand and on the board"), name=ps.blocks[k].name
+        )
     return ("B", k, prev)
 
 
@@ -516,7 +585,11 @@ def _check_state(game: Voldetour, state: VState) -> VState:
     up = [[0, 0, 0, 0] for _ in range(H)]
     for side in (0, 1):
         if len(state.stairs[side]) > ps.stairs:
-            raise InvalidPositionError(f"{PLAYER_NAMES[side]} has only {ps.stairs} stairs")
+            raise InvalidPositionError(
+                N_("{player} has only {stairs} stairs"),
+                player=PLAYERS[side],
+                stairs=ps.stairs,
+            )
     cells: list[tuple[int, int, int, str]] = []  # (level, mask, kind, label)
     for pl in state.blocks:
         if pl is not None:
@@ -524,21 +597,27 @@ def _check_state(game: Voldetour, state: VState) -> VState:
             o = ori[oid]
             if z + o.dz > H:
                 raise InvalidPositionError(
-                    f"a block at {grid.label(a)} rises above the towers (height {H})"
+                    N_("a block at {cell} rises above the towers (height {height})"),
+                    cell=grid.label(a),
+                    height=H,
                 )
             for lev in range(z, z + o.dz):
                 cells.append((lev, o.base << a, 0, grid.label(a)))
     for side in (0, 1):
         for a, z, d, inv in state.stairs[side]:
             if not 0 <= z < H:
-                raise InvalidPositionError(f"a stair at {grid.label(a)} is above the towers")
+                raise InvalidPositionError(
+                    N_("a stair at {cell} is above the towers"), cell=grid.label(a)
+                )
             if not inv:
                 cells.append((z, 1 << a, 1 + d, grid.label(a)))
     for lev, m, kind, lab in cells:
         if m & towers:
-            raise InvalidPositionError(f"a piece at {lab} stands on a tower")
+            raise InvalidPositionError(N_("a piece at {cell} stands on a tower"), cell=lab)
         if occ[lev] & m:
-            raise InvalidPositionError(f"two pieces overlap at {lab}, level {lev}")
+            raise InvalidPositionError(
+                N_("two pieces overlap at {cell}, level {level}"), cell=lab, level=lev
+            )
         occ[lev] |= m
         if kind == 0:
             full[lev] |= m
@@ -553,11 +632,13 @@ def _check_state(game: Voldetour, state: VState) -> VState:
                 found = [dd for dd in range(4) if up[z][dd] & bit]
                 if not found:
                     raise InvalidPositionError(
-                        f"the upside-down stair at {grid.label(a)} is not nested on an "
-                        "upright stair"
+                        N_("the upside-down stair at {cell} is not nested on an upright stair"),
+                        cell=grid.label(a),
                     )
                 if inv_seen[z] & bit:
-                    raise InvalidPositionError(f"two pieces overlap at {grid.label(a)}")
+                    raise InvalidPositionError(
+                        N_("two pieces overlap at {cell}"), cell=grid.label(a)
+                    )
                 inv_seen[z] |= bit
                 full[z] |= bit
                 d = found[0]
@@ -569,25 +650,29 @@ def _check_state(game: Voldetour, state: VState) -> VState:
             fp = ori[oid].base << a
             if z > 0 and fp & ~full[z - 1]:
                 raise InvalidPositionError(
-                    f"the block at {grid.label(a)} floats: no empty space may remain "
-                    "under a piece, and a slope carries nothing"
+                    N_(
+                        "the block at {cell} floats: no empty space may remain under a piece, "
+                        "and a slope carries nothing"
+                    ),
+                    cell=grid.label(a),
                 )
     for side in (0, 1):
         for a, z, _d, inv in stairs_out[side]:
             if not inv and z > 0 and not full[z - 1] >> a & 1:
-                raise InvalidPositionError(f"the stair at {grid.label(a)} floats")
+                raise InvalidPositionError(N_("the stair at {cell} floats"), cell=grid.label(a))
     state = replace(state, stairs=(tuple(sorted(stairs_out[0])), tuple(sorted(stairs_out[1]))))
     b = state.board
     for p in (0, 1):
         if b.height(state.lords[p]) is None:
             raise InvalidPositionError(
-                f"{PLAYER_NAMES[p]}'s Lord must stand on a flat top, not on a slope"
+                N_("{player}'s Lord must stand on a flat top, not on a slope"),
+                player=PLAYERS[p],
             )
     hand = state.hand
     p = state.to_move
     if hand is not None:
         if hand[0] == "S" and state.reserve_stairs(p) < 0:
-            raise InvalidPositionError("a stair in hand, but none is left")
+            raise InvalidPositionError(N_("a stair in hand, but none is left"))
         prev = hand[2] if hand[0] == "B" else hand[1]
         if prev is not None:
             state = replace(state, hand=_check_prev(game, state, hand, prev))
@@ -602,7 +687,7 @@ def _check_prev(game: Voldetour, state: VState, hand: Hand, prev: tuple[int, ...
         oid, a, z = prev
         fp = ps.orientations[oid].base << a
         if not 0 <= z < ps.tower_height or fp & b.flat[z] != fp:
-            raise InvalidPositionError("the block in hand cannot have been lifted from there")
+            raise InvalidPositionError(N_("the block in hand cannot have been lifted from there"))
         return hand
     a, z, _d, inv = prev
     bit = 1 << a
@@ -613,4 +698,4 @@ def _check_prev(game: Voldetour, state: VState, hand: Hand, prev: tuple[int, ...
             for dd in range(4):
                 if b.slope[z][dd] & bit:
                     return ("S", (a, z, dd, 1))
-    raise InvalidPositionError("the stair in hand cannot have been lifted from there")
+    raise InvalidPositionError(N_("the stair in hand cannot have been lifted from there"))

@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from ...core.errors import Label
 from ...core.game import Move, Outcome, State, frozen_state, slot_setters
 from ...core.native import load, register
 from .pieceset import DIR_NAMES, Orientation, PieceSet, load_set
@@ -57,6 +58,8 @@ else:
     _native = load("tablier.games.voldetour._native")
 
 PLAYER_NAMES = ("Black", "White")
+#: The players' names inside messages: the labels of the catalogs (docs/i18n.md).
+PLAYERS = (Label("game.voldetour.player.0", "Black"), Label("game.voldetour.player.1", "White"))
 
 #: Action bits of ``VState.done``: block action used, stair action used,
 #: a piece came from a reserve this turn (irreversible, for repetition).

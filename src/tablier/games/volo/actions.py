@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core.errors import IllegalMoveError
+from ...core.errors import N_, IllegalMoveError
 from .game import Volo
 from .rules import VoloMove, VoloState
 
@@ -102,7 +102,7 @@ def decode(state: VoloState, steps: Sequence[int]) -> VoloMove:
     for move in state.legal_moves():
         if encode(state, move) == wanted:
             return move
-    raise IllegalMoveError(f"no legal move has the action steps {list(wanted)}")
+    raise IllegalMoveError(N_("no legal move has the action steps {steps}"), steps=list(wanted))
 
 
 def observation_shape(game: Volo) -> tuple[int, int, int]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import InvalidPositionError
+from ...core.errors import N_, InvalidPositionError, Message
 from ...core.game import Game, Option, Outcome, Variant
 from .board import BOARDS, VoloBoard, board_for
-from .rules import PLAYER_NAMES, VoloMove, VoloState
+from .rules import PLAYER_NAMES, PLAYERS, VoloMove, VoloState
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.text import Text
@@ -18,9 +18,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Volo"]
 
 
-def _check_supply(value: Any) -> str | None:
+def _check_supply(value: Any) -> Message | None:
     if not isinstance(value, int) or isinstance(value, bool) or not 3 <= value <= 200:
-        return "the number of birds per player must be a whole number from 3 to 200"
+        return Message(N_("the number of birds per player must be a whole number from 3 to 200"))
     return None
 
 
@@ -169,10 +169,16 @@ class Volo(Game[VoloState, VoloMove]):
                 i = self.grid.parse_label(text)
                 if i is None:
                     raise InvalidPositionError(
-                        f"{text!r} is not a cell of the {self.board.name} board"
+                        N_("{text} is not a cell of the {board} board"),
+                        text=repr(text),
+                        board=self.board.name,
                     )
                 if m >> i & 1:
-                    raise InvalidPositionError(f"{text} is given twice for {PLAYER_NAMES[player]}")
+                    raise InvalidPositionError(
+                        N_("{cell} is given twice for {player}"),
+                        cell=text,
+                        player=PLAYERS[player],
+                    )
                 m |= 1 << i
             masks.append(m)
         if supply is None:
@@ -191,24 +197,30 @@ class Volo(Game[VoloState, VoloMove]):
         without clearing), or a pass count other than 0, 1 or 2.
         """
         if to_move not in (0, 1):
-            raise InvalidPositionError("the side to move must be 0 (Orange) or 1 (Blue)")
+            raise InvalidPositionError(N_("the side to move must be 0 (Orange) or 1 (Blue)"))
         if b0 & b1:
-            raise InvalidPositionError("a cell holds birds of both players")
+            raise InvalidPositionError(N_("a cell holds birds of both players"))
         if passes not in (0, 1, 2):
-            raise InvalidPositionError("the number of consecutive passes must be 0, 1 or 2")
+            raise InvalidPositionError(N_("the number of consecutive passes must be 0, 1 or 2"))
         grid = self.grid
         for player, (mine, supply) in enumerate(((b0, s0), (b1, s1))):
-            name = PLAYER_NAMES[player]
+            name = PLAYERS[player]
             if mine & ~self.board.all:
-                raise InvalidPositionError(f"{name} has a bird outside the board")
+                raise InvalidPositionError(N_("{player} has a bird outside the board"), player=name)
             if not mine:
-                raise InvalidPositionError(f"{name} has no bird on the board")
+                raise InvalidPositionError(N_("{player} has no bird on the board"), player=name)
             if supply < 0:
-                raise InvalidPositionError(f"{name}'s supply cannot be negative")
+                raise InvalidPositionError(N_("{player}'s supply cannot be negative"), player=name)
             if mine.bit_count() + supply != self.total:
                 raise InvalidPositionError(
-                    f"{name} has {mine.bit_count()} birds on the board and {supply} in supply; "
-                    f"together they must make {self.total}"
+                    N_(
+                        "{player} has {n} birds on the board and {supply} in supply; "
+                        "together they must make {total}"
+                    ),
+                    player=name,
+                    n=mine.bit_count(),
+                    supply=supply,
+                    total=self.total,
                 )
         outcome = None
         if passes == 2:
@@ -229,8 +241,8 @@ class Volo(Game[VoloState, VoloMove]):
                 continue
             if grid.fill(mine & -mine, self.board.all & ~theirs) & mine != mine:
                 raise InvalidPositionError(
-                    f"{PLAYER_NAMES[player]}'s birds lie in several regions, "
-                    "which no move can leave behind"
+                    N_("{player}'s birds lie in several regions, which no move can leave behind"),
+                    player=PLAYERS[player],
                 )
         return VoloState(self, b0, b1, to_move, s0, s1, passes, outcome)
 

@@ -18,14 +18,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ...core.errors import (
+    N_,
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    Message,
     quote,
 )
 from ...core.position import parse_int
-from .rules import PLAYER_NAMES, VoloMove, VoloState
+from .rules import PLAYERS, VoloMove, VoloState
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Volo
@@ -40,9 +42,11 @@ _MOVE = re.compile(
 )
 _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-"})
 
-_HELP = (
-    "expected a cell (e5), a flight (e5-e8, or e5:e7-f6 for a line), "
-    "then /cell if it divides, or pass"
+_HELP = Message(
+    N_(
+        "expected a cell (e5), a flight (e5-e8, or e5:e7-f6 for a line), "
+        "then /cell if it divides, or pass"
+    )
 )
 
 
@@ -52,38 +56,54 @@ def _cell(game: Volo, text: str) -> int:
         col, row = ord(text[0]) - ord("a"), int(text[1:]) - 1
         board = game.board
         if (col, row) == board.centre:
-            raise InvalidMoveError(f"{text} is the missing centre, not a cell of the sky")
+            raise InvalidMoveError(
+                N_("{text} is the missing centre, not a cell of the sky"), text=text
+            )
         if (col, row) in board.corners:
-            raise InvalidMoveError(f"{text} is a missing corner, not a cell of the sky")
-        raise InvalidMoveError(f"unknown cell {text!r}: not on the {board.name} board")
+            raise InvalidMoveError(
+                N_("{text} is a missing corner, not a cell of the sky"), text=text
+            )
+        raise InvalidMoveError(
+            N_("unknown cell {text}: not on the {board} board"), text=repr(text), board=board.name
+        )
     return index
 
 
 def parse_move(game: Volo, state: VoloState, text: str) -> VoloMove:
     """Return the legal move written ``text``, or raise a precise error."""
     if not isinstance(text, str):
-        raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
+        raise InvalidMoveError(N_("a move must be text, not {kind}"), kind=type(text).__name__)
     if not isinstance(state, VoloState) or state.game != game:
-        raise InvalidMoveError(f"this is not a position of {game.spec}")
+        raise InvalidMoveError(N_("this is not a position of {spec}"), spec=game.spec)
     norm = "".join(text.translate(_DASHES).split())
     if not norm:
-        raise InvalidMoveError("empty move")
+        raise InvalidMoveError(N_("empty move"))
     if not norm.isascii():
-        raise InvalidMoveError(f"cannot read {quote(text.strip())}: {_HELP} (in ASCII letters)")
+        raise InvalidMoveError(
+            N_("cannot read {text}: {help} (in ASCII letters)"),
+            text=quote(text.strip()),
+            help=_HELP,
+        )
     norm = norm.lower()
     m = _MOVE.match(norm)
     if not m:
-        raise InvalidMoveError(f"cannot read {quote(text.strip())}: {_HELP}")
+        raise InvalidMoveError(
+            N_("cannot read {text}: {help}"), text=quote(text.strip()), help=_HELP
+        )
     if m["b"] and not m["to"]:
-        raise InvalidMoveError(f"{quote(text.strip())}: a line needs a destination, as in e5:e7-f6")
+        raise InvalidMoveError(
+            N_("{text}: a line needs a destination, as in e5:e7-f6"), text=quote(text.strip())
+        )
     cells = {k: _cell(game, m[k]) for k in ("a", "b", "to", "keep") if m[k]}
     if state.outcome is not None:
-        raise GameOverError(f"the game is over: {state.outcome.message}")
+        raise GameOverError(N_("the game is over: {why}"), why=state.outcome.message)
     legal = state.legal_moves()
-    me = PLAYER_NAMES[state.to_move]
+    me = PLAYERS[state.to_move]
     if m["pass"]:
         if m["keep"]:
-            raise InvalidMoveError("a pass divides nothing: drop the region choice after 'pass'")
+            raise InvalidMoveError(
+                N_("a pass divides nothing: drop the region choice after 'pass'")
+            )
         for mv in legal:
             if not mv[1]:
                 return mv
@@ -103,30 +123,47 @@ def parse_move(game: Volo, state: VoloState, text: str) -> VoloMove:
         after = (mine & ~src) | dst
         if not grid.dilate(dst) & mine & ~flock:
             raise IllegalMoveError(
-                f"{_plain(src, dst, label)} does not join another flock of {me}: "
-                "a flight must enlarge a flock"
+                N_("{move} does not join another flock of {player}: a flight must enlarge a flock"),
+                move=_plain(src, dst, label),
+                player=me,
             )
-        raise IllegalMoveError(f"{_plain(src, dst, label)} would split its flock")
+        raise IllegalMoveError(N_("{move} would split its flock"), move=_plain(src, dst, label))
     if matches[0][2] < 0:
         if m["keep"]:
             after = (mine & ~src) | dst
             fill = game.board.fill
             if src and fill(after & -after, after) == after:
                 raise IllegalMoveError(
-                    f"{_plain(src, dst, label)} wins at once (all of {me}'s birds form one "
-                    f"flock), so no region is cleared: drop '/{m['keep']}'"
+                    N_(
+                        "{move} wins at once (all of {player}'s birds form one flock), so no "
+                        "region is cleared: drop '/{cell}'"
+                    ),
+                    move=_plain(src, dst, label),
+                    player=me,
+                    cell=m["keep"],
                 )
             raise IllegalMoveError(
-                f"{_plain(src, dst, label)} does not divide {PLAYER_NAMES[1 - state.to_move]}'s "
-                f"birds: there is no region to choose, drop '/{m['keep']}'"
+                N_(
+                    "{move} does not divide {opponent}'s birds: there is no region to "
+                    "choose, drop '/{cell}'"
+                ),
+                move=_plain(src, dst, label),
+                opponent=PLAYERS[1 - state.to_move],
+                cell=m["keep"],
             )
         return matches[0]
-    them = PLAYER_NAMES[1 - state.to_move]
+    them = PLAYERS[1 - state.to_move]
     choices = ", ".join(str(mv) for mv in matches)
     if not m["keep"]:
         raise IllegalMoveError(
-            f"{_plain(src, dst, label)} divides {them}'s birds into {len(matches)} regions: "
-            f"add /cell to say which region to keep ({choices})"
+            N_(
+                "{move} divides {opponent}'s birds into {n} regions: add /cell to say "
+                "which region to keep ({choices})"
+            ),
+            move=_plain(src, dst, label),
+            opponent=them,
+            n=len(matches),
+            choices=choices,
         )
     keep = cells["keep"]
     after = (mine & ~src) | dst
@@ -135,8 +172,14 @@ def parse_move(game: Volo, state: VoloState, text: str) -> VoloMove:
         if grid.fill(1 << mv[2], open_after) >> keep & 1:
             return mv
     raise IllegalMoveError(
-        f"{m['keep']} is not in one of the regions holding {them}'s birds after "
-        f"{_plain(src, dst, label)}: choose one of {choices}"
+        N_(
+            "{cell} is not in one of the regions holding {opponent}'s birds after "
+            "{move}: choose one of {choices}"
+        ),
+        cell=m["keep"],
+        opponent=them,
+        move=_plain(src, dst, label),
+        choices=choices,
     )
 
 
@@ -151,22 +194,32 @@ def _plain(src: int, dst: int, label: Callable[[int], str]) -> str:
 def _check_placement(game: Volo, state: VoloState, cell: int) -> None:
     grid = game.grid
     p = state.to_move
-    me, them = PLAYER_NAMES[p], PLAYER_NAMES[1 - p]
+    me, them = PLAYERS[p], PLAYERS[1 - p]
     mine, theirs = state.bitboard(p), state.bitboard(1 - p)
     bit = 1 << cell
     name = grid.label(cell)
     if (mine | theirs) & bit:
         owner = me if mine & bit else them
-        raise IllegalMoveError(f"{name} is occupied by a bird of {owner}")
+        raise IllegalMoveError(
+            N_("{cell} is occupied by a bird of {player}"), cell=name, player=owner
+        )
     if state.supply(p) <= 0:
-        raise IllegalMoveError(f"{me} has no bird left in supply")
+        raise IllegalMoveError(N_("{player} has no bird left in supply"), player=me)
     if grid.neighbours[cell] & mine:
         raise IllegalMoveError(
-            f"{name} is next to a bird of {me}: a bird is never added beside a friend"
+            N_("{cell} is next to a bird of {player}: a bird is never added beside a friend"),
+            cell=name,
+            player=me,
         )
     if not grid.fill(bit, game.board.all & ~theirs) & mine:
         raise IllegalMoveError(
-            f"{name} lies in a region controlled by {them}: no open path leads to a bird of {me}"
+            N_(
+                "{cell} lies in a region controlled by {opponent}: no open path leads to a "
+                "bird of {player}"
+            ),
+            cell=name,
+            opponent=them,
+            player=me,
         )
 
 
@@ -175,19 +228,30 @@ def _check_flight(game: Volo, state: VoloState, a: int, b: int, to: int) -> tupl
     grid = game.grid
     label = grid.label
     p = state.to_move
-    me, them = PLAYER_NAMES[p], PLAYER_NAMES[1 - p]
+    me, them = PLAYERS[p], PLAYERS[1 - p]
     mine, theirs = state.bitboard(p), state.bitboard(1 - p)
     (qa, ra), (qb, rb), (qt, rt) = grid.coord(a), grid.coord(b), grid.coord(to)
     line_step = _unit(qb - qa, rb - ra)
     if line_step is None:
-        raise IllegalMoveError(f"{label(a)} and {label(b)} are not in one straight line")
+        raise IllegalMoveError(
+            N_("{cell} and {other} are not in one straight line"), cell=label(a), other=label(b)
+        )
     src = 0
     q, r = qa, ra
     while True:
         i = grid.index(q, r)
         if not mine >> i & 1:
-            what = f"a bird of {them}" if theirs >> i & 1 else "no bird"
-            raise IllegalMoveError(f"{label(i)} holds {what}: only {me}'s own birds can fly")
+            what = (
+                Message(N_("a bird of {player}"), player=them)
+                if theirs >> i & 1
+                else Message(N_("no bird"))
+            )
+            raise IllegalMoveError(
+                N_("{cell} holds {what}: only {player}'s own birds can fly"),
+                cell=label(i),
+                what=what,
+                player=me,
+            )
         src |= 1 << i
         if (q, r) == (qb, rb):
             break
@@ -195,8 +259,9 @@ def _check_flight(game: Volo, state: VoloState, a: int, b: int, to: int) -> tupl
     step = _unit(qt - qa, rt - ra)
     if step is None or (qt, rt) == (qa, ra):
         raise IllegalMoveError(
-            f"{label(a)}-{label(to)} is not a flight in a straight line "
-            "along one of the six directions"
+            N_("{cell}-{to} is not a flight in a straight line along one of the six directions"),
+            cell=label(a),
+            to=label(to),
         )
     distance = max(abs(qt - qa), abs(rt - ra))
     shift = grid.index(*step) - grid.index(0, 0)
@@ -208,8 +273,8 @@ def _check_flight(game: Volo, state: VoloState, a: int, b: int, to: int) -> tupl
         if bad:
             i = (bad & -bad).bit_length() - 1
             if game.board.all >> i & 1:
-                raise IllegalMoveError(f"the path is blocked at {label(i)}")
-            raise IllegalMoveError("the flight leaves the sky or crosses a missing cell")
+                raise IllegalMoveError(N_("the path is blocked at {cell}"), cell=label(i))
+            raise IllegalMoveError(N_("the flight leaves the sky or crosses a missing cell"))
     return src, cur
 
 
@@ -223,18 +288,31 @@ def _unit(dq: int, dr: int) -> tuple[int, int] | None:
     return None
 
 
-def _why_no_pass(game: Volo, state: VoloState, legal: list[VoloMove]) -> str:
-    me = PLAYER_NAMES[state.to_move]
+def _why_no_pass(game: Volo, state: VoloState, legal: list[VoloMove]) -> Message:
+    me = PLAYERS[state.to_move]
     flights = [mv for mv in legal if mv[0]]
     if flights:
-        return f"{me} may not pass: a flight is possible (for example {flights[0]})"
-    example = legal[0]
-    if game.optional_pass:
-        return (
-            f"{me} may not pass: a bird can still be added outside {me}'s own regions "
-            f"(for example {example})"
+        why = Message(
+            N_("{player} may not pass: a flight is possible (for example {move})"),
+            player=me,
+            move=flights[0],
         )
-    return f"{me} may pass only when no action is possible (for example {example})"
+    elif game.optional_pass:
+        why = Message(
+            N_(
+                "{player} may not pass: a bird can still be added outside {player}'s own "
+                "regions (for example {move})"
+            ),
+            player=me,
+            move=legal[0],
+        )
+    else:
+        why = Message(
+            N_("{player} may pass only when no action is possible (for example {move})"),
+            player=me,
+            move=legal[0],
+        )
+    return why
 
 
 # -- position strings ------------------------------------------------------------------------
@@ -272,20 +350,27 @@ _ROW_TOKEN = re.compile(r"[0-9]+|[ob]|.", re.ASCII | re.DOTALL)
 def parse_position_body(game: Volo, body: str) -> VoloState:
     """Read a position body; raise InvalidPositionError naming the problem."""
     if not isinstance(body, str):
-        raise InvalidPositionError(f"a position must be text, not {type(body).__name__}")
+        raise InvalidPositionError(
+            N_("a position must be text, not {kind}"), kind=type(body).__name__
+        )
     parts = body.split()
     if len(parts) != 5:
         raise InvalidPositionError(
-            "a Volo position has five fields: rows, side to move, Orange's supply, "
-            f"Blue's supply, passes (got {len(parts)})"
+            N_(
+                "a Volo position has five fields: rows, side to move, Orange's supply, "
+                "Blue's supply, passes (got {n})"
+            ),
+            n=len(parts),
         )
     rows_text, side, s0, s1, passes = parts
     rows = rows_text.lower().split("/")
     board_rows = game.board.rows
     if len(rows) != len(board_rows):
         raise InvalidPositionError(
-            f"the {game.board.name} board has {len(board_rows)} rows, "
-            f"the position gives {len(rows)}"
+            N_("the {board} board has {n} rows, the position gives {given}"),
+            board=game.board.name,
+            n=len(board_rows),
+            given=len(rows),
         )
     b0 = b1 = 0
     for n, (text, cells) in enumerate(zip(rows, board_rows, strict=True), start=1):
@@ -294,8 +379,12 @@ def parse_position_body(game: Volo, body: str) -> VoloState:
             if tok[0] in "0123456789":
                 if len(tok) > 3:
                     raise InvalidPositionError(
-                        f"row {n} from the top: a run of {quote(tok, 12)} empty cells is longer "
-                        "than any row"
+                        N_(
+                            "row {n} from the top: a run of {run} empty cells is longer than any "
+                            "row"
+                        ),
+                        n=n,
+                        run=quote(tok, 12),
                     )
                 k += int(tok)
             elif tok in "ob":
@@ -307,16 +396,21 @@ def parse_position_body(game: Volo, body: str) -> VoloState:
                 k += 1
             else:
                 raise InvalidPositionError(
-                    f"row {n} from the top: unexpected {tok!r} (use o, b and numbers)"
+                    N_("row {n} from the top: unexpected {char} (use o, b and numbers)"),
+                    n=n,
+                    char=repr(tok),
                 )
         if k != len(cells):
             raise InvalidPositionError(
-                f"row {n} from the top has {len(cells)} cells, the position gives {k}"
+                N_("row {n} from the top has {cells} cells, the position gives {given}"),
+                n=n,
+                cells=len(cells),
+                given=k,
             )
     side = side.lower()
     if side not in ("o", "b"):
-        raise InvalidPositionError(f"side to move must be o or b, not {quote(side)}")
-    n0 = parse_int(s0, "Orange's supply")
-    n1 = parse_int(s1, "Blue's supply")
-    npass = parse_int(passes, "the number of passes")
+        raise InvalidPositionError(N_("side to move must be o or b, not {side}"), side=quote(side))
+    n0 = parse_int(s0, Message(N_("{player}'s supply"), player=PLAYERS[0]))
+    n1 = parse_int(s1, Message(N_("{player}'s supply"), player=PLAYERS[1]))
+    npass = parse_int(passes, Message(N_("the number of passes")))
     return game.make_state(b0, b1, "ob".index(side), n0, n1, npass)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import field
 from typing import TYPE_CHECKING
 
+from ...core.errors import Label
 from ...core.game import Move, Outcome, State, frozen_state, slot_setters
 from ...core.native import load, register
 from .board import ARCS, VoloBoard
@@ -28,6 +29,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["VoloMove", "VoloState"]
 
 PLAYER_NAMES = ("Orange", "Blue")
+#: The players' names inside messages: the labels of the catalogs (docs/i18n.md).
+PLAYERS = (Label("game.volo.player.0", "Orange"), Label("game.volo.player.1", "Blue"))
 
 
 class VoloMove(tuple[int, int, int, VoloBoard], Move):

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core.errors import IllegalMoveError
+from ...core.errors import N_, IllegalMoveError
 from .board import DIRECTIONS, GRID, SIZE
 from .game import XoBo
 from .rules import DISTRIBUTE, PLACE, XoBoMove, XoBoState
@@ -84,7 +84,7 @@ def decode(state: XoBoState, steps: Sequence[int]) -> XoBoMove:
     for move in state.legal_moves():
         if encode(state, move) == wanted:
             return move
-    raise IllegalMoveError(f"no legal move has the action steps {list(wanted)}")
+    raise IllegalMoveError(N_("no legal move has the action steps {steps}"), steps=list(wanted))
 
 
 def observation_shape(game: XoBo) -> tuple[int, int, int]:

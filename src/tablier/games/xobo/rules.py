@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import TYPE_CHECKING
 
+from ...core.errors import Label
 from ...core.game import Move, Outcome, State, frozen_state, slot_setters
 from ...core.native import load, register
 from .board import (
@@ -66,6 +67,8 @@ __all__ = [
 ]
 
 PLAYER_NAMES = ("North-South", "East-West")
+#: The players' names inside messages: the labels of the catalogs (docs/i18n.md).
+PLAYERS = (Label("game.xobo.player.0", "North-South"), Label("game.xobo.player.1", "East-West"))
 TOTAL_CUBES = 36
 
 PLACE, STACK, DISTRIBUTE = 0, 1, 2
