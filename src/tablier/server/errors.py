@@ -12,7 +12,10 @@ application's exception handlers, the single place where anything raised becomes
   over 4,300 digits) is ``422 invalid_request``, as is any body or query that fails
   validation;
 - a :class:`~tablier.core.errors.TablierError` that a route did not translate is ``422
-  bad_input``; anything else is ``500 internal_error``, logged without request data.
+  bad_input``; anything else is ``500 internal_error``, logged without request data;
+- an engine's message (an :class:`ApiError` made from a ``TablierError``: ``bad_move``,
+  ``illegal_move``, ``bad_record``, ``bad_option``…) is written in the request's language,
+  its template translated through the catalogs and its values filled in.
 
 The codes are listed in ``docs/web.md``.
 """
@@ -31,7 +34,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ..core.errors import TablierError
-from .i18n import language_of
+from .i18n import language_of, translations
 from .pages import error_page
 
 __all__ = [
@@ -55,23 +58,37 @@ STATUS_CODES = {
 }
 
 
+#: The longest engine's message answered (characters).
+_LONGEST = 500
+
+
 class ApiError(Exception):
     """An error reported to the client as ``{"error": {"code", "message", ...}}``.
 
     ``extra`` adds fields to the error object (``ply`` for a bad record).  WebSocket clients
-    get the same code and message in an ``error`` message.
+    get the same code and message in an ``error`` message.  ``message`` may be an engine's
+    error: ``self.message`` is then its English text, :meth:`text` its text in a language.
     """
 
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, code: str, message: str | TablierError, **extra: Any) -> None:
+        super().__init__(str(message))
         self.status = status
         self.code = code
-        self.message = message
+        self.error = message if isinstance(message, TablierError) else None
+        # an engine's message echoes the input (quoted, cut): kept short all the same
+        self.message = str(message)[:_LONGEST] if self.error is not None else str(message)
         self.extra = extra
 
-    def body(self) -> dict[str, Any]:
-        """The JSON body of the error response."""
-        return {"error": {"code": self.code, "message": self.message, **self.extra}}
+    def text(self, lang: str) -> str:
+        """The message in ``lang``: an engine's error translated, its values filled in."""
+        if self.error is None:
+            return self.message
+        return self.error.translate(translations(lang).gettext)[:_LONGEST]
+
+    def body(self, lang: str | None = None) -> dict[str, Any]:
+        """The JSON body of the error response (its message in ``lang``, else English)."""
+        message = self.message if lang is None else self.text(lang)
+        return {"error": {"code": self.code, "message": message, **self.extra}}
 
 
 def describe(exc: ValidationError | RequestValidationError) -> str:
@@ -131,13 +148,14 @@ def _answer(
     request: Request,
     status: int,
     code: str,
-    message: str,
+    message: str | TablierError,
     headers: dict[str, str] | None = None,
     page: str | None = None,
     **extra: Any,
 ) -> Response:
     if is_api_path(request.url.path) or page is None:
-        return json_response(ApiError(status, code, message, **extra).body(), status, headers)
+        body = ApiError(status, code, message, **extra).body(language_of(request))
+        return json_response(body, status, headers)
     return Response(
         error_page(status, page, language_of(request), **extra),
         status,
@@ -152,7 +170,8 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> Response:
         page = {404: "not_found"}.get(exc.status, "error")
-        return _answer(request, exc.status, exc.code, exc.message, page=page, **exc.extra)
+        message = exc.error if exc.error is not None else exc.message
+        return _answer(request, exc.status, exc.code, message, page=page, **exc.extra)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -186,7 +205,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(TablierError)
     async def _tablier(request: Request, exc: TablierError) -> Response:
-        return _answer(request, 422, "bad_input", str(exc)[:500] or type(exc).__name__)
+        return _answer(request, 422, "bad_input", exc if str(exc) else type(exc).__name__)
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> Response:

@@ -299,11 +299,11 @@ class LiveGame:
             move = self.game.parse_move(state, text)
             after = state.apply(move)
         except GameOverError as exc:
-            raise ApiError(410, "game_over", str(exc)) from None
+            raise ApiError(410, "game_over", exc) from None
         except IllegalMoveError as exc:
-            raise ApiError(422, "illegal_move", str(exc)) from None
+            raise ApiError(422, "illegal_move", exc) from None
         except TablierError as exc:
-            raise ApiError(422, "bad_move", str(exc)) from None
+            raise ApiError(422, "bad_move", exc) from None
         notation = self.game.move_text(state, move)
         values: dict[str, Any] = {"ply": self.ply + 1, "draw_offer": None, "undo_offer": None}
         outcome = outcome_dict(after)

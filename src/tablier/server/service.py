@@ -291,7 +291,7 @@ class GameService:
             game = registry.get(name, **options)
         except TablierError as exc:
             code = "unknown_game" if isinstance(exc, LookupError) else "bad_option"
-            raise ApiError(422, code, str(exc)) from None
+            raise ApiError(422, code, exc) from None
         ai_seat = None
         if mode == "ai":
             if self.ai is None:

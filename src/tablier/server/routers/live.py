@@ -19,6 +19,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from ...core.errors import TablierError
 from ..deps import GameId, Service, check_game_id, get_settings
 from ..errors import ApiError
+from ..i18n import language_of
 from ..models import (
     HelloMessage,
     MoveMessage,
@@ -43,8 +44,9 @@ def error_frame(code: str, message: str, ref: Any = None, **extra: Any) -> str:
 
 
 def ws_error(conn: Connection, exc: ApiError, ref: Any = None) -> None:
-    """Queue ``exc`` as an ``error`` message to ``conn`` (the one path for every error)."""
-    conn.send(error_frame(exc.code, exc.message, ref, **exc.extra))
+    """Queue ``exc`` as an ``error`` message to ``conn`` (the one path for every error), in
+    the language of the connection's request."""
+    conn.send(error_frame(exc.code, exc.text(language_of(conn.ws)), ref, **exc.extra))
 
 
 async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
@@ -128,7 +130,7 @@ async def _handle(service: GameService, game_id: str, conn: Connection, frame: s
     except ApiError as exc:
         ws_error(conn, exc, ref)
     except TablierError as exc:  # what no route translated: as over REST, 422 bad_input
-        ws_error(conn, ApiError(422, "bad_input", str(exc)[:500] or type(exc).__name__), ref)
+        ws_error(conn, ApiError(422, "bad_input", exc if str(exc) else type(exc).__name__), ref)
     except Exception as exc:  # a bug: answered like REST's 500, the socket kept
         log.error("internal error in a WebSocket message: %s", type(exc).__name__, exc_info=exc)
         ws_error(conn, ApiError(500, "internal_error", "internal server error"), ref)

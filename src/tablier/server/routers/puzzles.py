@@ -71,7 +71,7 @@ async def puzzles(
         spec = registry.from_spec(game.strip()).spec
     except TablierError as exc:
         code = "unknown_game" if isinstance(exc, LookupError) else "bad_option"
-        raise ApiError(422, code, str(exc)) from None
+        raise ApiError(422, code, exc) from None
     found = await to_thread.run_sync(_shipped, spec)
     if depth is not None:
         found = tuple(p for p in found if p.depth == depth)

@@ -39,9 +39,9 @@ def parse_record(text: str, max_plies: int) -> dict[str, Any]:
             )
         states, moves = record.replay_moves()
     except RecordError as exc:
-        raise ApiError(422, "bad_record", str(exc), ply=exc.ply) from None
+        raise ApiError(422, "bad_record", exc, ply=exc.ply) from None
     except TablierError as exc:
-        raise ApiError(422, "bad_record", str(exc), ply=None) from None
+        raise ApiError(422, "bad_record", exc, ply=None) from None
     game = record.game
     headers = {"Game": game.name, **record.tags, "Result": record.result}
     if record.reason is not None:
