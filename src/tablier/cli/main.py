@@ -156,9 +156,7 @@ def games_command() -> None:
             default = "none" if opt.default is None else str(opt.default)
             choices = f" [{'|'.join(str(c) for c in opt.choices)}]" if opt.choices else ""
             lines.append(f"{flag}{choices} (default {default}): {opt.doc}")
-        table.add_row(
-            name, Text(cls.title), Text("\n".join(lines) or "(none)"), Text(cls.engine())
-        )
+        table.add_row(name, Text(cls.title), Text("\n".join(lines) or "(none)"), Text(cls.engine()))
     console.print(table)
 
 
