@@ -86,11 +86,11 @@ def test_no_csp_violation_on_each_game_page(live_server, new_page, game):
     page = _watched_page(new_page)
     open_seat(page, live_server, made["id"], made["tokens"]["both"])
     # the game's stylesheet is loaded with its board, and applied
-    sheet = page.locator(f"link[data-game-style='{game}']")
+    sheet = page.locator(f"link[data-sheet='game-{game}']")
     expect(sheet).to_have_count(1)
     assert (
         page.evaluate(
-            "name => document.querySelector(`link[data-game-style='${name}']`).sheet"
+            "name => document.querySelector(`link[data-sheet='game-${name}']`).sheet"
             ".cssRules.length",
             game,
         )

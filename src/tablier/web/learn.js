@@ -11,7 +11,7 @@ import { api, ApiError, errorText, request } from "./api.js";
 import { label, language, localView, t, tn } from "./i18n.js";
 import { navigate } from "./router.js";
 import { rememberGame, settings } from "./store.js";
-import { ask, choose, clear, el } from "./ui.js";
+import { ask, choose, clear, el, loadGameStylesheet } from "./ui.js";
 
 const PROGRESS_KEY = "tablier.learn";
 
@@ -53,26 +53,6 @@ export function readSpec(spec) {
     if (key && value !== undefined) options[key.trim()] = value.trim();
   }
   return { game: name.trim(), options };
-}
-
-/**
- * The board module's stylesheet `games/<name>.css`, resolved once applied: the one the game
- * and review pages loaded already, else a new <link> (a sheet that fails is only reported).
- */
-function loadStylesheet(name) {
-  const href = new URL(`./games/${name}.css`, import.meta.url).href;
-  if ([...document.querySelectorAll("link[data-game-style]")].some((l) => l.href === href)) {
-    return Promise.resolve(true);
-  }
-  return new Promise((resolve) => {
-    const link = el("link", { rel: "stylesheet", href, "data-game-style": name });
-    link.addEventListener("load", () => resolve(true));
-    link.addEventListener("error", () => {
-      console.warn(`no stylesheet for ${name}`);
-      resolve(false);
-    });
-    document.head.append(link);
-  });
 }
 
 const teaching = {
@@ -137,7 +117,7 @@ export class LearnPage {
 
   async loadBoard() {
     const name = encodeURIComponent(this.game);
-    const [module] = await Promise.all([import(`./games/${name}.js`), loadStylesheet(name)]);
+    const [module] = await Promise.all([import(`./games/${name}.js`), loadGameStylesheet(name)]);
     this.boardHost = el("div", { class: "board-host learn-board", "data-testid": "board" });
     this.board = module.createBoard(this.boardHost, {
       submit: (notation) => this.play([].concat(notation)),

@@ -6,7 +6,7 @@ import { api, errorText, request } from "./api.js";
 import { hasLabel, label, language, t, tn } from "./i18n.js";
 import { navigate } from "./router.js";
 import { forgetGame, myGames, rememberGame, saveReview } from "./store.js";
-import { ask, clear, el, loadStylesheet } from "./ui.js";
+import { ask, clear, el, loadGameStylesheet } from "./ui.js";
 
 let catalogCache = null;
 
@@ -214,7 +214,7 @@ export class LobbyPage {
       const name = encodeURIComponent(game.name);
       const [module] = await Promise.all([
         import(`./games/${name}.js`),
-        loadStylesheet(new URL(`./games/${name}.css`, import.meta.url).href, `game-${name}`),
+        loadGameStylesheet(name),
       ]);
       if (this.closed) return;
       const board = module.createBoard(host, {});

@@ -10,7 +10,7 @@
 import { ApiError, errorText, request } from "./api.js";
 import { label, language, localView, t, tn } from "./i18n.js";
 import { settings } from "./store.js";
-import { choose, clear, el, loadStylesheet } from "./ui.js";
+import { choose, clear, el, loadGameStylesheet } from "./ui.js";
 
 const STORE_KEY = "tablier.puzzles";
 
@@ -131,7 +131,7 @@ export class PuzzlesPage {
     const name = encodeURIComponent(this.game);
     const [module] = await Promise.all([
       import(`./games/${name}.js`),
-      loadStylesheet(new URL(`./games/${name}.css`, import.meta.url).href, `game-${name}`),
+      loadGameStylesheet(name),
     ]);
     this.boardHost = el("div", { class: "board-host puzzle-board", "data-testid": "board" });
     this.board = module.createBoard(this.boardHost, {

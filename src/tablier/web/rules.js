@@ -9,13 +9,13 @@
 
 import { errorText, request } from "./api.js";
 import { label, language, localView, t } from "./i18n.js";
-import { el, loadStylesheet } from "./ui.js";
+import { el, loadGameStylesheet, loadStylesheet } from "./ui.js";
 
 /** The module and stylesheet of a game's board, loaded once per page. */
 function loadBoard(game) {
   return Promise.all([
     import(`./games/${game}.js`),
-    loadStylesheet(new URL(`./games/${game}.css`, import.meta.url).href, `game-${game}`),
+    loadGameStylesheet(game),
   ]).then(([module]) => module);
 }
 

@@ -212,3 +212,8 @@ export function loadStylesheet(href, name) {
   }
   return sheets.get(url);
 }
+
+/** A board module's stylesheet `games/<name>.css` (`loadStylesheet`, marked `game-<name>`). */
+export function loadGameStylesheet(name) {
+  return loadStylesheet(new URL(`./games/${name}.css`, import.meta.url).href, `game-${name}`);
+}

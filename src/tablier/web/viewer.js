@@ -11,38 +11,11 @@ import { errorText } from "./api.js";
 import { localView, reasonText, t } from "./i18n.js";
 import { turnLines } from "./moves.js";
 import { settings } from "./store.js";
-import { choose, clear, el, sideMarker, toast } from "./ui.js";
+import { choose, clear, el, loadGameStylesheet, sideMarker, toast } from "./ui.js";
 
 // Decisions asked for in one page of history: the server's largest page (docs/web.md).  A
 // server configured with smaller pages answers less, and the viewer then asks for its size.
 let pageSize = 50;
-
-const stylesheets = new Map(); // game name -> Promise, resolved once its sheet is applied
-
-/**
- * Load `games/<name>.css` once (a <link>, which the Content-Security-Policy allows as a
- * same-origin stylesheet), resolving when it is applied, so that a board is never drawn
- * unstyled.  A sheet that fails to load is reported in the console and the board is drawn
- * anyway.
- */
-function loadStylesheet(name) {
-  if (!stylesheets.has(name)) {
-    stylesheets.set(name, new Promise((resolve) => {
-      const link = el("link", {
-        rel: "stylesheet",
-        href: new URL(`./games/${name}.css`, import.meta.url).href,
-        "data-game-style": name,
-      });
-      link.addEventListener("load", () => resolve(true));
-      link.addEventListener("error", () => {
-        console.warn(`no stylesheet for ${name}`);
-        resolve(false);
-      });
-      document.head.append(link);
-    }));
-  }
-  return stylesheets.get(name);
-}
 
 export class Viewer {
   constructor(host, { onSubmit }) {
@@ -113,7 +86,7 @@ export class Viewer {
     let module;
     try {
       const name = encodeURIComponent(game);
-      [module] = await Promise.all([import(`./games/${name}.js`), loadStylesheet(name)]);
+      [module] = await Promise.all([import(`./games/${name}.js`), loadGameStylesheet(name)]);
     } catch (err) {
       this.boardHost.append(el("p", { class: "error" }, t("No board for {game}: {error}", { game, error: errorText(err) })));
       throw err;
