@@ -10,38 +10,22 @@
 import { api, ApiError, errorText, request } from "./api.js";
 import { label, language, localView, t, tn } from "./i18n.js";
 import { navigate } from "./router.js";
-import { rememberGame, settings } from "./store.js";
+import { perGameRecords, rememberGame, savePerGameRecord, settings } from "./store.js";
 import { ask, choose, clear, el, loadGameStylesheet } from "./ui.js";
 
 const PROGRESS_KEY = "tablier.learn";
 
-/** Every game's progress: {game: {done: [step keys], at: step key}}. */
-function readProgress() {
-  try {
-    const all = JSON.parse(localStorage.getItem(PROGRESS_KEY) || "{}");
-    return all && typeof all === "object" && !Array.isArray(all) ? all : {};
-  } catch (_) {
-    return {};
-  }
-}
-
 /** The progress of `game`: {done: Set of step keys, at: step key or null}. */
 export function progressOf(game) {
-  const entry = readProgress()[game] || {};
+  const entry = perGameRecords(PROGRESS_KEY)[game] || {};
   const done = Array.isArray(entry.done) ? entry.done.filter((k) => typeof k === "string") : [];
   return { done: new Set(done), at: typeof entry.at === "string" ? entry.at : null };
 }
 
 /** Keep the progress of `game` (null forgets it). */
 export function saveProgress(game, progress) {
-  const all = readProgress();
-  if (progress) all[game] = { done: [...progress.done], at: progress.at };
-  else delete all[game];
-  try {
-    localStorage.setItem(PROGRESS_KEY, JSON.stringify(all));
-  } catch (_) {
-    // storage full or disabled: the tutorial still works for this visit
-  }
+  const record = progress ? { done: [...progress.done], at: progress.at } : null;
+  savePerGameRecord(PROGRESS_KEY, game, record);
 }
 
 /** A game spec ("volo:board=mini,edition=current") → {game, options}. */

@@ -9,7 +9,7 @@
 
 import { ApiError, errorText, request } from "./api.js";
 import { label, language, localView, t, tn } from "./i18n.js";
-import { settings } from "./store.js";
+import { perGameRecords, savePerGameRecord, settings } from "./store.js";
 import { choose, clear, el, loadGameStylesheet } from "./ui.js";
 
 const STORE_KEY = "tablier.puzzles";
@@ -29,18 +29,9 @@ export function nextRating(player, puzzle, solved, count) {
   return Math.max(100, Math.round(player + k * ((solved ? 1 : 0) - expected)));
 }
 
-function readAll() {
-  try {
-    const all = JSON.parse(localStorage.getItem(STORE_KEY) || "{}");
-    return all && typeof all === "object" && !Array.isArray(all) ? all : {};
-  } catch (_) {
-    return {};
-  }
-}
-
 /** The record of `game`: {rating, count, streak, best, seen: [puzzle ids]}. */
 export function recordOf(game) {
-  const entry = readAll()[game] || {};
+  const entry = perGameRecords(STORE_KEY)[game] || {};
   const number = (v, d) => (Number.isFinite(v) ? v : d);
   return {
     rating: number(entry.rating, START_RATING),
@@ -52,13 +43,7 @@ export function recordOf(game) {
 }
 
 function saveRecord(game, record) {
-  const all = readAll();
-  all[game] = record;
-  try {
-    localStorage.setItem(STORE_KEY, JSON.stringify(all));
-  } catch (_) {
-    // storage full or disabled: the page still works for this visit
-  }
+  savePerGameRecord(STORE_KEY, game, record);
 }
 
 /** The cells of the board named in `notation` (its words that are a [data-cell] there). */

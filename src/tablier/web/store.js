@@ -22,6 +22,20 @@ function write(key, value) {
   }
 }
 
+/** The per-game records kept under `key` (`{game: record}`); `{}` when missing or unreadable. */
+export function perGameRecords(key) {
+  const all = read(key, {});
+  return all && typeof all === "object" && !Array.isArray(all) ? all : {};
+}
+
+/** Keep `record` as `game`'s under `key` (null forgets it). */
+export function savePerGameRecord(key, game, record) {
+  const all = perGameRecords(key);
+  if (record) all[game] = record;
+  else delete all[game];
+  write(key, all);
+}
+
 /** The settings, defaults filled in. */
 export function settings() {
   return { ...DEFAULTS, ...read(SETTINGS_KEY, {}) };
