@@ -14,6 +14,8 @@
 # process's lifetime by design.  TABLIER_SANITIZE_KEEP=1 keeps the temporary copy (its
 # build.log and tests.log) for a look.  tests/core/test_native_sanitize.py runs this once per CI.
 set -euo pipefail
+# The point is the compiled build: a TABLIER_PURE=1 from the caller would switch it off.
+unset TABLIER_PURE
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 PYTHON="${1:-}"
 if [[ -z "$PYTHON" ]]; then
