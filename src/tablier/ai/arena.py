@@ -12,6 +12,12 @@ skips the game indices already there (resuming after an interruption).
 
 :func:`summarise` turns the lines into wins/draws/losses of ``a``, its score,
 and the Elo difference with a 95% confidence interval (Wilson score interval).
+
+With ``sprt=(elo0, elo1[, alpha, beta])`` the match is a sequential test
+(:mod:`tablier.ai.sprt`): after each finished game pair (games ``2k`` and
+``2k + 1``, one opening with both colours) the test is run on the pairs so far,
+and the match stops as soon as it accepts H0 or H1; ``games`` is then the most
+games played.  :func:`sprt_result` gives the verdict of a list of results.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +36,8 @@ from ..core.game import Game
 from . import ray_backend
 from .match import GameTask, play_game, play_task
 from .players import make_player
+from .sprt import SprtResult, pair_counts, validate
+from .sprt import sprt as sequential_test
 
 __all__ = [
     "BACKENDS",
@@ -39,12 +47,38 @@ __all__ = [
     "read_results",
     "run_match",
     "score_interval",
+    "sprt_result",
     "summarise",
 ]
 
 
 #: Where :func:`run_match` plays its games: worker processes here, or Ray tasks.
 BACKENDS = ("local", "ray")
+
+
+class _Decided(Exception):
+    """Raised from the result callback when the sequential test has decided."""
+
+
+def _sprt_params(params: Sequence[float]) -> tuple[float, float, float, float]:
+    """``(elo0, elo1, alpha, beta)`` from 2 or 4 numbers (α = β = 0.05 by default)."""
+    values = tuple(params)
+    if len(values) not in (2, 4):
+        raise TablierError("the SPRT takes elo0,elo1 or elo0,elo1,alpha,beta")
+    elo0, elo1, alpha, beta = (*values, 0.05, 0.05) if len(values) == 2 else values
+    try:
+        validate(elo0, elo1, alpha, beta)
+    except ValueError as exc:
+        raise TablierError(f"SPRT: {exc}") from None
+    return elo0, elo1, alpha, beta
+
+
+def sprt_result(results: Iterable[dict[str, Any]], params: Sequence[float]) -> SprtResult:
+    """The sequential test on the finished game pairs of ``results``.
+
+    ``params`` is ``(elo0, elo1)`` or ``(elo0, elo1, alpha, beta)``.
+    """
+    return sequential_test(pair_counts(results), *_sprt_params(params))
 
 
 def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
@@ -112,6 +146,7 @@ def run_match(
     on_result: Callable[[dict[str, Any]], None] | None = None,
     backend: str = "local",
     address: str | None = None,
+    sprt: Sequence[float] | None = None,
 ) -> list[dict[str, Any]]:
     """Play the missing games of a match; return every result (old and new) by index.
 
@@ -122,6 +157,11 @@ def run_match(
     ``"auto"``, ``"HOST:PORT"`` or ``"ray://HOST:PORT"``.  Both backends call
     :func:`play_game` with the same arguments, so their results differ only in
     the timing fields, and both write each result as it arrives.
+
+    ``sprt``: ``(elo0, elo1[, alpha, beta])`` stops the match once the
+    sequential test on the finished pairs decides (see :func:`sprt_result`);
+    games in flight then are dropped, not recorded.  A resumed match that
+    has already decided plays nothing.
     """
     if backend not in BACKENDS:
         raise TablierError(f"unknown backend {backend!r}: expected one of {', '.join(BACKENDS)}")
@@ -131,6 +171,7 @@ def run_match(
         raise TablierError("the number of games must be at least 1")
     if jobs is not None and (not isinstance(jobs, int) or jobs < 1):
         raise TablierError("the number of jobs must be at least 1")
+    params = _sprt_params(sprt) if sprt is not None else None
     for spec in (a, b):
         make_player(spec, game)  # validate both specs before starting
     if backend == "ray":
@@ -144,6 +185,8 @@ def run_match(
                 raise TablierError(f"{out} holds results of another pairing")
             done[item["index"]] = item
     todo = [i for i in range(games) if i not in done]
+    if params is not None and sprt_result(done.values(), params).decided:
+        todo = []
     try:
         handle = open(out, "a", encoding="utf-8") if out is not None else None  # noqa: SIM115
         if handle is not None and out is not None and _ends_inside_a_line(out):
@@ -158,6 +201,12 @@ def run_match(
             handle.flush()
         if on_result is not None:
             on_result(item)
+        if (
+            params is not None
+            and (item["index"] ^ 1) in done
+            and sprt_result(done.values(), params).decided
+        ):
+            raise _Decided
 
     try:
         tasks = [GameTask(a, b, i, seed, opening_plies, max_plies) for i in todo]
@@ -165,6 +214,8 @@ def run_match(
             ray_backend.play_games(game, tasks, record, jobs=jobs, address=address)
         elif tasks:
             _play_local(game, tasks, record, jobs or 1)
+    except _Decided:
+        pass  # the sequential test has decided: the games not played are not needed
     finally:
         if handle is not None:
             handle.close()
