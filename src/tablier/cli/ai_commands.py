@@ -36,12 +36,14 @@ import click
 from rich.console import Console
 
 from .. import games as registry
-from ..ai.arena import BACKENDS, run_match, summarise
+from ..ai.arena import BACKENDS, run_match, sprt_result, summarise
 from ..ai.mcts import MoveStat, SearchProgress
 from ..ai.players import Level, MCTSPlayer, Player, make_player
 from ..ai.solver import Solver
+from ..ai.sprt import validate as validate_sprt
 from ..core.errors import TablierError
 from ..core.game import Game, Move, State
+from ..core.position import parse_float
 from .errors import FILE, FLOAT, INT, InputError
 
 __all__ = [
@@ -313,6 +315,15 @@ def solve_command(
     "ray://HOST:PORT (Ray Client). Default: $RAY_ADDRESS if set, else a "
     "local Ray instance started and stopped by this command.",
 )
+@click.option(
+    "--sprt",
+    "sprt",
+    default=None,
+    metavar="ELO0,ELO1[,ALPHA,BETA]",
+    help="Sequential test on game pairs (pentanomial): stop as soon as it accepts "
+    "H0 (Elo <= ELO0) or H1 (Elo >= ELO1), with error rates ALPHA and BETA "
+    "(default 0.05 each); -n is then the most games played.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Only the summary.")
 def arena_command(
     game: str,
@@ -326,6 +337,7 @@ def arena_command(
     out: str | None,
     backend: str,
     address: str | None,
+    sprt: str | None,
     quiet: bool,
 ) -> None:
     """Play GAMES games of A against B and print W/D/L, score and Elo (95% CI).
@@ -336,9 +348,11 @@ def arena_command(
     alternate, each opening is played with both colours, and with --out the
     results go to a JSON-lines file that a rerun resumes.  With --backend ray
     the same games run as Ray tasks (one per game), locally or on a cluster
-    (--address), with the same results and summary.
+    (--address), with the same results and summary.  With --sprt the match
+    stops when a sequential test decides, and the summary gives its verdict.
     """
     the_game = _read_game(game)
+    sprt_params = _read_sprt(sprt) if sprt is not None else None
     if opening < 0 or max_plies < 1:
         raise click.UsageError("--opening must be 0 or more and --max-plies at least 1")
     if jobs is not None and jobs < 1:
@@ -373,6 +387,7 @@ def arena_command(
             on_result=show,
             backend=backend,
             address=address,
+            sprt=sprt_params,
         )
     except TablierError as exc:
         raise InputError(str(exc)) from None
@@ -385,6 +400,23 @@ def arena_command(
         click.echo(f"interrupted: {kept}", err=True)
         raise SystemExit(130) from None
     click.echo(summarise(results, a, b).describe())
+    if sprt_params is not None:
+        click.echo(sprt_result(results, sprt_params).describe())
+
+
+def _read_sprt(text: str) -> tuple[float, ...]:
+    """``ELO0,ELO1[,ALPHA,BETA]`` read with the CLI's number reader, checked."""
+    parts = text.split(",")
+    if len(parts) not in (2, 4):
+        raise InputError(f"--sprt: expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, not {text!r}")
+    try:
+        values = tuple(parse_float(p.strip(), "--sprt", error=TablierError) for p in parts)
+        validate_sprt(*values)
+    except TablierError as exc:
+        raise InputError(str(exc)) from None
+    except ValueError as exc:
+        raise InputError(f"--sprt: {exc}") from None
+    return values
 
 
 def register(group: click.Group) -> None:
