@@ -327,6 +327,17 @@ class GameService:
             "rematch_of": rematch_of,
             "created": stamp,
             "updated": stamp,
+            "users": [None, None],
+            "rated": False,
+            "clock": None,
+            "clock_left": None,
+            "turn_since": None,
+            "deadline": None,
+            "rating_change": None,
+            "chat_off": False,
+            "mutes": [False, False],
+            "expires": None,
+            "hints": [0, 0],
         }
 
     def _started(self, row: dict[str, Any], hashes: list[tuple[int, str]]) -> LiveGame:
