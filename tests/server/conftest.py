@@ -18,6 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tablier.server.app import create_app
+from tablier.server.ratelimit import DEFAULT_RATE_LIMITS
 from tablier.server.settings import Settings, normalise_database_url
 
 #: Fast stand-ins for the AI levels (the levels themselves are tested in tests/ai).
@@ -74,9 +75,15 @@ def database_url(request) -> str:
     return request.getfixturevalue("postgres_url")
 
 
+#: Every rate limit off: tests create many games from one client; the tests of a limit set
+#: the ones they check (``rate_limits={"chat": "2/minute"}``: the others keep their defaults).
+NO_RATE_LIMITS = dict.fromkeys(DEFAULT_RATE_LIMITS, "off")
+
+
 def make_settings(url: str, **kw) -> Settings:
-    """Settings for tests: fast AI players, quick progress reports."""
+    """Settings for tests: fast AI players, quick progress reports, no rate limits."""
     kw.setdefault("ai_specs", dict(FAST_AI))
+    kw.setdefault("rate_limits", dict(NO_RATE_LIMITS))
     kw.setdefault("ai_workers", 1)
     kw.setdefault("ai_progress_interval", 0.0)
     return Settings(database_url=url, **kw)

@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from tablier.cli import main as cli
+from tablier.server.ratelimit import DEFAULT_RATE_LIMITS
 from tablier.server.settings import Settings
 
 #: A value for each setting, as an environment variable and as a flag, and what it reads as.
@@ -30,7 +31,7 @@ SWITCHES = ["migrate", "sqlite_inline_writes", "access_log"]
 
 
 def test_every_setting_is_covered_here():
-    assert set(Settings.model_fields) == {*VALUES, *SWITCHES, "ai_specs"}
+    assert set(Settings.model_fields) == {*VALUES, *SWITCHES, "ai_specs", "rate_limits"}
 
 
 @pytest.fixture
@@ -46,12 +47,15 @@ def test_settings_from_the_environment(clean_env):
     for name in SWITCHES:
         clean_env.setenv(f"TABLIER_{name.upper()}", "false")
     clean_env.setenv("TABLIER_AI_SPECS", '{"easy": "random"}')
+    clean_env.setenv("TABLIER_RATE_LIMITS", '{"chat": "3/minute", "signup": "off"}')
     settings = Settings()
     for name, (_, value) in VALUES.items():
         assert getattr(settings, name) == value, name
     for name in SWITCHES:
         assert getattr(settings, name) is False, name
     assert settings.ai_specs == {"easy": "random"}
+    assert settings.rate_limits["chat"] == "3/minute" and settings.rate_limits["signup"] == "off"
+    assert settings.rate_limits["create_game"] == DEFAULT_RATE_LIMITS["create_game"]
     # Keyword arguments (the flags) win over the environment.
     assert Settings(port=9000).port == 9000
 
@@ -80,6 +84,7 @@ def test_settings_from_flags(clean_env):
     for name in SWITCHES:
         args.append(f"--no-{name.replace('_', '-')}")
     args += ["--ai-spec", "easy=random", "--ai-spec", "hard=greedy"]
+    args += ["--rate-limit", "chat=2/second", "--rate-limit", "login=off"]
     result, seen = _serve_with(clean_env, args)
     assert result.exit_code == 0, result.output
     (settings,) = seen
@@ -88,6 +93,7 @@ def test_settings_from_flags(clean_env):
     for name in SWITCHES:
         assert getattr(settings, name) is False, name
     assert settings.ai_specs == {"easy": "random", "hard": "greedy"}
+    assert (settings.rate_limits["chat"], settings.rate_limits["login"]) == ("2/second", "off")
     assert "http://0.0.0.0:8123/" in result.output
 
 
@@ -97,7 +103,14 @@ def test_flags_win_over_the_environment_and_bad_ones_are_one_line(clean_env):
     result, seen = _serve_with(clean_env, ["--port", "8300"])
     assert result.exit_code == 0, result.output
     assert (seen[0].port, seen[0].ai_workers) == (8300, 2)
-    for bad in (["--max-body", "1"], ["--ai-spec", "easy"], ["--hello-timeout", "-1"]):
+    for bad in (
+        ["--max-body", "1"],
+        ["--ai-spec", "easy"],
+        ["--hello-timeout", "-1"],
+        ["--rate-limit", "chat"],
+        ["--rate-limit", "chat=often"],
+        ["--rate-limit", "lunch=1/second"],
+    ):
         result, seen = _serve_with(clean_env, bad)
         assert result.exit_code == 2 and not seen, result.output
         assert "Traceback" not in result.output

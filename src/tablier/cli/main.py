@@ -349,6 +349,14 @@ def position_command(args: tuple[str, ...]) -> None:
     help="AI searches one client may have queued or running [TABLIER_AI_QUEUE_LIMIT; 4].",
 )
 @click.option(
+    "--rate-limit",
+    "rate_limits",
+    multiple=True,
+    metavar="NAME=LIMIT",
+    help="Set a named rate limit, e.g. create_game=20/minute or chat=off (repeatable) "
+    "[TABLIER_RATE_LIMITS, JSON; see docs/web.md].",
+)
+@click.option(
     "--max-body",
     default=None,
     type=INT,
@@ -401,13 +409,13 @@ def position_command(args: tuple[str, ...]) -> None:
     default=None,
     help="Write uvicorn's access log [TABLIER_ACCESS_LOG; on].",
 )
-def serve_command(ai_specs: tuple[str, ...], **flags: Any) -> None:
+def serve_command(ai_specs: tuple[str, ...], rate_limits: tuple[str, ...], **flags: Any) -> None:
     """Start the web server (default http://127.0.0.1:8000); see docs/web.md.
 
     Every setting is taken from its flag, else from its TABLIER_... environment variable,
     else from its default.
     """
-    settings = _server_settings(ai_specs, flags)
+    settings = _server_settings(ai_specs, flags, rate_limits)
     try:
         from ..server.app import serve
     except ImportError as exc:  # without the web extra
@@ -420,7 +428,9 @@ def serve_command(ai_specs: tuple[str, ...], **flags: Any) -> None:
     serve(settings)
 
 
-def _server_settings(ai_specs: tuple[str, ...], flags: dict[str, Any]) -> Any:
+def _server_settings(
+    ai_specs: tuple[str, ...], flags: dict[str, Any], rate_limits: tuple[str, ...] = ()
+) -> Any:
     """The server's Settings from the flags given (the others from the environment)."""
     try:
         from pydantic import ValidationError
@@ -437,6 +447,14 @@ def _server_settings(ai_specs: tuple[str, ...], flags: dict[str, Any]) -> Any:
                 raise click.BadParameter(f"{item!r} is not LEVEL=SPEC", param_hint="--ai-spec")
             specs[level.strip()] = spec.strip()
         given["ai_specs"] = specs
+    if rate_limits:
+        limits = {}
+        for item in rate_limits:
+            name, sep, value = item.partition("=")
+            if not sep or not name.strip() or not value.strip():
+                raise click.BadParameter(f"{item!r} is not NAME=LIMIT", param_hint="--rate-limit")
+            limits[name.strip()] = value.strip()
+        given["rate_limits"] = limits
     try:
         return Settings(**given)
     except ValidationError as exc:

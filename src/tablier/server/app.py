@@ -24,6 +24,7 @@ from . import errors
 from .ai import AIPool, ClientAddress
 from .middleware import Limits, install_log_filter
 from .migrate import upgrade
+from .ratelimit import RateLimiter
 from .routers import games, learn, live, pages, puzzle_play, puzzles, records, teaching
 from .service import GameService
 from .settings import Settings
@@ -99,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url="/api/openapi.json",
     )
     app.state.settings = settings
+    app.state.rate_limiter = RateLimiter(settings.rate_limits)
     errors.install(app)
     app.include_router(games.router)
     app.include_router(records.router)

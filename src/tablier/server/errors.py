@@ -65,14 +65,24 @@ _LONGEST = 500
 class ApiError(Exception):
     """An error reported to the client as ``{"error": {"code", "message", ...}}``.
 
-    ``extra`` adds fields to the error object (``ply`` for a bad record).  WebSocket clients
-    get the same code and message in an ``error`` message.  ``message`` may be an engine's
+    ``extra`` adds fields to the error object (``ply`` for a bad record); ``headers`` are
+    added to the HTTP answer (``Retry-After`` of a 429).  WebSocket clients get the same
+    code and message in an ``error`` message.  ``message`` may be an engine's
     error: ``self.message`` is then its English text, :meth:`text` its text in a language.
     """
 
-    def __init__(self, status: int, code: str, message: str | TablierError, **extra: Any) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str | TablierError,
+        *,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(str(message))
         self.status = status
+        self.headers = headers
         self.code = code
         self.error = message if isinstance(message, TablierError) else None
         # an engine's message echoes the input (quoted, cut): kept short all the same
@@ -171,7 +181,7 @@ def install(app: FastAPI) -> None:
     async def _api_error(request: Request, exc: ApiError) -> Response:
         page = {404: "not_found"}.get(exc.status, "error")
         message = exc.error if exc.error is not None else exc.message
-        return _answer(request, exc.status, exc.code, message, page=page, **exc.extra)
+        return _answer(request, exc.status, exc.code, message, exc.headers, page=page, **exc.extra)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:

@@ -41,6 +41,9 @@ __all__ = ["Connection", "GameService", "new_token"]
 
 log = logging.getLogger("tablier.server")
 
+#: The ``Retry-After`` (seconds) of ``429 ai_busy``: about one AI move at the usual levels.
+AI_BUSY_RETRY = 5
+
 
 def new_token() -> str:
     """A fresh capability token (192 random bits)."""
@@ -533,6 +536,8 @@ class GameService:
                 "ai_busy",
                 f"the AI is already thinking in {busy} of your games (at most {limit} at "
                 "once): wait for one of its moves",
+                headers={"Retry-After": str(AI_BUSY_RETRY)},
+                retry_after=AI_BUSY_RETRY,
             )
         key = (client, game_id)
         self._reserved[key] = self._reserved.get(key, 0) + 1

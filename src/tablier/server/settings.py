@@ -86,6 +86,11 @@ class Settings(BaseSettings):
             description="AI searches one client (address) may have queued or running at once",
         ),
     ] = 4
+    rate_limits: dict[str, str] = Field(
+        default_factory=lambda: _default_rate_limits(),
+        description="per named limit (create_game, ai_game, challenge, chat, login, signup), "
+        'its value as in "20/minute" or "off" (JSON); a name not given keeps its default',
+    )
     max_body: Annotated[
         int, Field(ge=1024, le=16 * 1024 * 1024, description="largest request body (bytes)")
     ] = 64 * 1024
@@ -118,3 +123,21 @@ class Settings(BaseSettings):
     @classmethod
     def _normalise(cls, url: str) -> str:
         return normalise_database_url(url)
+
+    @field_validator("rate_limits")
+    @classmethod
+    def _check_rate_limits(cls, limits: dict[str, str]) -> dict[str, str]:
+        from .ratelimit import DEFAULT_RATE_LIMITS, check_limit
+
+        for name, text in limits.items():
+            if name not in DEFAULT_RATE_LIMITS:
+                known = ", ".join(DEFAULT_RATE_LIMITS)
+                raise ValueError(f"no rate limit is named {name!r} (limits: {known})")
+            check_limit(text)
+        return {**DEFAULT_RATE_LIMITS, **limits}
+
+
+def _default_rate_limits() -> dict[str, str]:
+    from .ratelimit import DEFAULT_RATE_LIMITS
+
+    return dict(DEFAULT_RATE_LIMITS)

@@ -11,7 +11,7 @@ import logging
 from typing import Annotated, Any, Literal
 
 from anyio import to_thread
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 
 from ... import games as registry
@@ -19,6 +19,7 @@ from ...ai.players import LEVELS
 from ..deps import Game, Seated, Service, Viewer, get_settings
 from ..errors import dump_json, json_response
 from ..models import CreateGame, MoveBody, OfferBody, error_responses
+from ..ratelimit import enforce, rate_limit
 from ..settings import HISTORY_PAGE_MAX
 
 __all__ = ["catalog", "router"]
@@ -102,9 +103,13 @@ async def get_catalog() -> dict:
     status_code=201,
     responses={201: _JSON, **error_responses(422, 429, 503)},
     response_class=Response,
+    dependencies=[Depends(rate_limit("create_game"))],
 )
 async def create_game(body: CreateGame, request: Request, service: Service) -> Response:
-    """Create a game; answer its tokens, links and snapshot."""
+    """Create a game; answer its tokens, links and snapshot (``429 rate_limited`` past the
+    client's ``create_game`` limit, and for a game against the AI its ``ai_game`` one)."""
+    if body.mode == "ai":
+        enforce(request, "ai_game")
     live, tokens = await service.create(
         body.game, dict(body.options), body.mode, body.seat, body.ai_level, body.names
     )
@@ -255,10 +260,14 @@ async def takeback(actor: Seated, service: Service) -> Response:
 
 
 @router.post(
-    "/games/{game_id}/rematch", responses=error_responses(401, 403, 404, 409, 422, 429, 503)
+    "/games/{game_id}/rematch",
+    responses=error_responses(401, 403, 404, 409, 422, 429, 503),
+    dependencies=[Depends(rate_limit("create_game"))],
 )
 async def rematch(actor: Seated, service: Service, request: Request) -> dict:
     """The rematch with colours swapped, and a token for the caller's new seat."""
+    if actor.live.mode == "ai":
+        enforce(request, "ai_game")
     new_id, tokens = await service.rematch(actor.live.id, actor.seat)
     links = _links(request, new_id, tokens)
     del links["spectator"]
