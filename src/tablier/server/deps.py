@@ -38,8 +38,9 @@ _GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 GAME_ID = Path(description="the game's id (letters, digits, '-' and '_', at most 32)")
 
 
-def get_service(conn: HTTPConnection) -> GameService:
-    """The application's game service."""
+async def get_service(conn: HTTPConnection) -> GameService:
+    """The application's game service (``async``: FastAPI runs a plain function dependency
+    in a worker thread, two thread hand-offs on every request)."""
     return conn.app.state.service
 
 
