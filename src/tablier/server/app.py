@@ -20,12 +20,24 @@ from anyio import to_thread
 from fastapi import FastAPI
 
 from .. import games as registry
+from ..ai.players import LEVELS
 from . import errors
+from .accounts import ensure_ai_users
 from .ai import AIPool, ClientAddress
 from .middleware import Limits, install_log_filter
 from .migrate import upgrade
 from .ratelimit import RateLimiter
-from .routers import games, learn, live, pages, puzzle_play, puzzles, records, teaching
+from .routers import (
+    accounts,
+    games,
+    learn,
+    live,
+    pages,
+    puzzle_play,
+    puzzles,
+    records,
+    teaching,
+)
 from .service import GameService
 from .settings import Settings
 from .storage import Storage, make_engine
@@ -67,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.migrate:
             await to_thread.run_sync(upgrade, engine)
         storage = Storage(engine)
+        await to_thread.run_sync(ensure_ai_users, engine, LEVELS)  # the AI levels are players
         pool = (
             AIPool(settings.ai_workers, settings.ai_progress_interval)
             if settings.ai_workers > 0
@@ -103,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.rate_limiter = RateLimiter(settings.rate_limits)
     errors.install(app)
     app.include_router(games.router)
+    app.include_router(accounts.router)
     app.include_router(records.router)
     app.include_router(puzzles.router)
     app.include_router(puzzle_play.router)

@@ -22,6 +22,7 @@ from ..core.errors import GameOverError, IllegalMoveError, TablierError
 from ..core.game import Game, Move, Outcome, State
 from ..core.record import Record
 from .errors import ApiError
+from .players import players_of
 from .storage import Change, now
 from .tables import BOTH
 
@@ -69,6 +70,8 @@ class LiveGame:
         self.game: Game = registry.from_spec(row["spec"])
         self.mode: str = row["mode"]
         self.names: list[str] = list(row["names"])
+        #: the account id of each seat (None: a guest; the AI's seat: its level's id)
+        self.users: list[str | None] = list(row.get("users") or [None, None])
         self.ai_seat: int | None = row["ai_seat"]
         self.ai_level: str | None = row["ai_level"]
         self.version: int = row["version"]
@@ -238,6 +241,7 @@ class LiveGame:
             "view": self.view(self.ply),
             "last_move": self.move_view(self.ply - 1) if self.ply else None,
             "seats": seats,
+            "players": players_of(self.names, self.users, self.ai_seat, self.ai_level),
             "you": self.you(you),
             "offers": {"draw": self.draw_offer, "undo": self.undo_offer},
             "result": self.current_result(),
@@ -343,6 +347,9 @@ class LiveGame:
         for key in ("status", "result", "decided", "draw_offer", "undo_offer", "rematch_id"):
             if key in change.values:
                 setattr(self, key, change.values[key])
+        for key in ("names", "users"):
+            if key in change.values:
+                setattr(self, key, list(change.values[key]))
 
     def turn_start(self, seat: int) -> int | None:
         """The ply where ``seat``'s last turn began (None when it never moved)."""
@@ -472,6 +479,7 @@ def summary_of_row(row: dict[str, Any]) -> dict[str, Any]:
         "status": row["status"],
         "ply": row["ply"],
         "names": list(row["names"]),
+        "players": players_of(row["names"], row.get("users"), row["ai_seat"], row["ai_level"]),
         "ai": None
         if row["ai_seat"] is None
         else {"level": row["ai_level"], "seat": row["ai_seat"]},

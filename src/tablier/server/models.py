@@ -28,10 +28,13 @@ from .errors import ApiError, describe
 
 __all__ = [
     "MAX_MESSAGE",
+    "ClaimBody",
     "ClientMessage",
     "CreateGame",
+    "Credentials",
     "ErrorBody",
     "HelloMessage",
+    "JoinBody",
     "MoveBody",
     "MoveMessage",
     "OfferBody",
@@ -103,6 +106,33 @@ class OfferBody(_Strict):
 
     kind: Literal["draw", "undo"]
     action: Literal["offer", "accept", "decline"]
+
+
+class JoinBody(_Strict):
+    """``POST /api/games/<id>/join``: the name of the seat's player (a guest's)."""
+
+    name: Annotated[str, Field(max_length=100)] = ""
+
+
+class Credentials(_Strict):
+    """``POST /api/account/signup`` and ``/login`` (lengths checked by the routes, which
+    answer ``bad_username`` / ``bad_password``)."""
+
+    username: Annotated[str, Field(max_length=100)]
+    password: Annotated[str, Field(max_length=1000)]
+
+
+class ClaimSeat(_Strict):
+    """One seat a browser holds: its game and token."""
+
+    game: Annotated[str, Field(min_length=1, max_length=32)]
+    token: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class ClaimBody(_Strict):
+    """``POST /api/account/claim``: the seats to link to the logged-in account."""
+
+    seats: Annotated[list[ClaimSeat], Field(max_length=200)]
 
 
 class RecordBody(_Strict):
@@ -205,10 +235,11 @@ def read_message(text: str) -> HelloMessage | MoveMessage | PingMessage:
 
 #: What each error status means, for the OpenAPI description (the codes: docs/web.md).
 _STATUS_TEXT = {
-    401: "no token, or an Authorization header that is not 'Bearer <token>'",
-    403: "the token holds no seat of this game, or not the seat to decide",
+    401: "no token, or an Authorization header that is not 'Bearer <token>'; not logged in; "
+    "a wrong username or password",
+    403: "the token holds no seat of this game, or not the seat to decide; a CSRF check failed",
     404: "no such game",
-    409: "the game moved on, or the request does not fit its state",
+    409: "the game moved on, or the request does not fit its state; a username taken",
     410: "the game is over",
     413: "the body (or the record) is too large",
     422: "the body or query fails validation, or the engine refuses it",

@@ -33,6 +33,7 @@ from ..core.errors import TablierError
 from .ai import AIPool, AIWorkerLost, Thought, current_client
 from .errors import ApiError
 from .live import LiveGame, Prepared, hash_token, summary_of_row
+from .players import ai_user_id, clean_name
 from .settings import Settings
 from .storage import Change, NewGame, Storage, now
 from .tables import BOTH
@@ -264,9 +265,14 @@ class GameService:
         seat: int,
         ai_level: str | None,
         names: list[str],
+        users: list[tuple[str, str] | None] | None = None,
     ) -> tuple[LiveGame, dict[str, str]]:
-        """Create a game; return it and its tokens (``{"0": tok, ...}`` or ``{"both": tok}``)."""
-        row = self._new_row(name, options, mode, seat, ai_level, names)
+        """Create a game; return it and its tokens (``{"0": tok, ...}`` or ``{"both": tok}``).
+
+        ``users`` gives the account ``(id, username)`` of a seat (None: a guest); an
+        account's seat is named by its username.
+        """
+        row = self._new_row(name, options, mode, seat, ai_level, names, users=users)
         tokens: dict[str, str] = {}
         if mode == "online":
             tokens = {"0": new_token(), "1": new_token()}
@@ -288,6 +294,7 @@ class GameService:
         ai_level: str | None,
         names: list[str],
         rematch_of: str | None = None,
+        users: list[tuple[str, str] | None] | None = None,
     ) -> dict[str, Any]:
         """The database row of a new game (checked: game, options, AI level)."""
         try:
@@ -307,9 +314,16 @@ class GameService:
             ai_level, ai_seat = level, 1 - seat
         else:
             ai_level = None
-        names = [_clean_name(n) for n in ([*list(names), "", ""])[:2]]
-        if ai_seat is not None and not names[ai_seat]:
-            names[ai_seat] = f"AI ({ai_level})"
+        names = [clean_name(n) for n in ([*list(names), "", ""])[:2]]
+        seat_users: list[str | None] = [None, None]
+        for i, account in enumerate([*(users or []), None, None][:2]):
+            if account is not None and mode != "local" and i != ai_seat:
+                seat_users[i], names[i] = account[0], account[1]
+        if ai_seat is not None:
+            assert ai_level is not None
+            seat_users[ai_seat] = ai_user_id(ai_level)
+            if not names[ai_seat]:
+                names[ai_seat] = f"AI ({ai_level})"
         stamp = now()
         return {
             "id": new_game_id(),
@@ -330,7 +344,7 @@ class GameService:
             "rematch_of": rematch_of,
             "created": stamp,
             "updated": stamp,
-            "users": [None, None],
+            "users": seat_users,
             "rated": False,
             "clock": None,
             "clock_left": None,
@@ -491,6 +505,7 @@ class GameService:
                     live.ai_level,
                     [live.names[1], live.names[0]],
                     rematch_of=live.id,
+                    users=[_account(live, 1), _account(live, 0)],
                 )
                 hashes = [(new_seat, digest)]
                 change = Change(values={"rematch_id": row["id"]}, new_game=NewGame(row, hashes))
@@ -704,9 +719,9 @@ def _ai_decision(live: LiveGame, seat: int | None, version: int, notation: str) 
     return live.prepare_decision(live.state.to_move, notation)
 
 
-def _clean_name(name: Any) -> str:
-    """A player name: text without control characters, at most 40 characters."""
-    if not isinstance(name, str):
-        return ""
-    cleaned = "".join(c if c.isprintable() else " " for c in name)
-    return " ".join(cleaned.split())[:40]
+def _account(live: LiveGame, seat: int) -> tuple[str, str] | None:
+    """The account ``(id, username)`` of a human seat of ``live`` (None: a guest)."""
+    user = live.users[seat] if seat < len(live.users) else None
+    if user is None or seat == live.ai_seat:
+        return None
+    return user, live.names[seat]

@@ -118,6 +118,12 @@ class Settings(BaseSettings):
         True, description="run SQLite commits on the event loop (they are short)"
     )
     access_log: bool = Field(True, description="write uvicorn's access log")
+    session_days: Annotated[
+        float, Field(gt=0, le=3650, description="days a login session lasts")
+    ] = 30.0
+    secure_cookies: bool = Field(
+        False, description="mark the cookies Secure even on plain http (they are over https)"
+    )
 
     @field_validator("database_url")
     @classmethod

@@ -16,6 +16,7 @@ from fastapi.responses import PlainTextResponse
 
 from ... import games as registry
 from ...ai.players import LEVELS
+from ..accounts import OptionalUser, check_csrf
 from ..deps import Game, Seated, Service, Viewer, get_settings
 from ..errors import dump_json, json_response
 from ..models import CreateGame, MoveBody, OfferBody, error_responses
@@ -105,13 +106,19 @@ async def get_catalog() -> dict:
     response_class=Response,
     dependencies=[Depends(rate_limit("create_game"))],
 )
-async def create_game(body: CreateGame, request: Request, service: Service) -> Response:
+async def create_game(
+    body: CreateGame, request: Request, service: Service, user: OptionalUser
+) -> Response:
     """Create a game; answer its tokens, links and snapshot (``429 rate_limited`` past the
     client's ``create_game`` limit, and for a game against the AI its ``ai_game`` one)."""
     if body.mode == "ai":
         enforce(request, "ai_game")
+    users: list[tuple[str, str] | None] = [None, None]
+    if user is not None:  # the creator's seat is the account's (a cookie: CSRF-checked)
+        check_csrf(request)
+        users[body.seat] = (user.id, user.username)
     live, tokens = await service.create(
-        body.game, dict(body.options), body.mode, body.seat, body.ai_level, body.names
+        body.game, dict(body.options), body.mode, body.seat, body.ai_level, body.names, users
     )
     links = _links(request, live.id, tokens)
     you = {"online": body.seat, "ai": body.seat, "local": 2}[body.mode]

@@ -59,6 +59,12 @@ async def review(request: Request) -> Response:
     return _client(request)
 
 
+@router.get("/@/{username}")
+async def profile(username: str, request: Request) -> Response:
+    """A player's profile page (the client; it asks ``/api/players/<username>``)."""
+    return _client(request)
+
+
 @router.get("/g/{game_id}")
 async def game_page(game_id: GameId, request: Request, service: Service) -> Response:
     """A game's page (the client), or "Game not found"."""
