@@ -64,7 +64,7 @@ def players_of(
     ``kind`` is ``"ai"``, ``"account"`` or ``"guest"``; ``username`` is null for a guest.
     """
     users = list(users or [None, None])
-    out = []
+    out: list[dict[str, Any]] = []
     for seat in (0, 1):
         user = users[seat] if seat < len(users) else None
         name = names[seat] if seat < len(names) else ""
