@@ -38,6 +38,8 @@ from .routers import (
     records,
     teaching,
 )
+from .routers.chat import router as chat_router
+from .routers.conditionals import router as conditionals_router
 from .service import GameService
 from .settings import Settings
 from .storage import Storage, make_engine
@@ -121,6 +123,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(puzzles.router)
     app.include_router(puzzle_play.router)
     app.include_router(teaching.router)
+    app.include_router(chat_router)
+    app.include_router(conditionals_router)
     app.include_router(live.router)
     app.include_router(learn.router)
     app.include_router(pages.router)

@@ -82,6 +82,10 @@ class LiveGame:
         self.undo_offer: int | None = row["undo_offer"]
         self.rematch_id: str | None = row["rematch_id"]
         self.rematch_of: str | None = row["rematch_of"]
+        #: the players' chat room is turned off (server/chat.py)
+        self.chat_off: bool = bool(row.get("chat_off") or False)
+        #: per seat, whether it muted the other seat's chat
+        self.mutes: list[bool] = [bool(m) for m in (row.get("mutes") or [False, False])]
         self.created: datetime = row["created"]
         self.updated: datetime = row["updated"]
         self.tokens: list[tuple[int, str]] = [(int(s), str(h)) for s, h in tokens]
@@ -249,6 +253,8 @@ class LiveGame:
             if self.ai_seat is None
             else {"level": self.ai_level, "seat": self.ai_seat, "thinking": thinking},
             "rematch": self.rematch_id,
+            "chat_off": self.chat_off,
+            "muted": list(self.mutes),
             "created": iso(self.created),
             "updated": iso(self.updated),
         }
@@ -350,6 +356,10 @@ class LiveGame:
         for key in ("names", "users"):
             if key in change.values:
                 setattr(self, key, list(change.values[key]))
+        if "chat_off" in change.values:
+            self.chat_off = bool(change.values["chat_off"])
+        if "mutes" in change.values:
+            self.mutes = [bool(m) for m in change.values["mutes"]]
 
     def turn_start(self, seat: int) -> int | None:
         """The ply where ``seat``'s last turn began (None when it never moved)."""

@@ -28,8 +28,14 @@ from .errors import ApiError, describe
 
 __all__ = [
     "MAX_MESSAGE",
+    "AnyMessage",
+    "ChatBody",
+    "ChatMessage",
+    "ChatSettingsBody",
+    "ChatSettingsMessage",
     "ClaimBody",
     "ClientMessage",
+    "ConditionalsBody",
     "CreateGame",
     "Credentials",
     "ErrorBody",
@@ -145,6 +151,40 @@ class RecordBody(_Strict):
     text: Annotated[str, Field(min_length=1, max_length=60_000)]
 
 
+class ChatBody(_Strict):
+    """``POST /api/games/<id>/chat``: a message (its room follows from the token; ``name``
+    is a guest spectator's)."""
+
+    text: Annotated[StrictStr, Field(min_length=1, max_length=1000)]
+    name: Annotated[StrictStr, Field(max_length=100)] | None = None
+
+
+class ChatSettingsBody(_Strict):
+    """``POST /api/games/<id>/chat/settings``: turn the players' chat off or on, mute or
+    unmute the other seat (a field left out is left as it is)."""
+
+    chat_off: StrictBool | None = None
+    mute: StrictBool | None = None
+
+
+#: One decision of a conditional line, in notation.
+Decision = Annotated[StrictStr, Field(min_length=1, max_length=200)]
+
+
+class ConditionalsBody(_Strict):
+    """``PUT /api/games/<id>/conditionals``: the seat's lines from the position at ``ply``
+    (their decision(s), my reply, theirs…); at most 20 lines of 2 to 10 decisions."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"ply": 3, "lines": [["c3", "d4"], ["b2", "b3"]]}]}
+    )
+
+    ply: Annotated[int, Field(ge=0, le=1_000_000)]
+    lines: Annotated[
+        list[Annotated[list[Decision], Field(min_length=2, max_length=10)]], Field(max_length=20)
+    ]
+
+
 class HelloMessage(_Strict):
     """WebSocket: the first message (and a request for a fresh snapshot later)."""
 
@@ -167,9 +207,25 @@ class PingMessage(_Strict):
     ref: Ref = None
 
 
-ClientMessage = Annotated[HelloMessage | MoveMessage | PingMessage, Field(discriminator="type")]
+class ChatMessage(ChatBody):
+    """WebSocket: a chat message, the fields and checks of :class:`ChatBody`."""
 
-_client_message: TypeAdapter[HelloMessage | MoveMessage | PingMessage] = TypeAdapter(ClientMessage)
+    type: Literal["chat"]
+    ref: Ref = None
+
+
+class ChatSettingsMessage(ChatSettingsBody):
+    """WebSocket: the chat settings, the fields and checks of :class:`ChatSettingsBody`."""
+
+    type: Literal["chat_settings"]
+    ref: Ref = None
+
+
+#: Every message a client may send.
+AnyMessage = HelloMessage | MoveMessage | PingMessage | ChatMessage | ChatSettingsMessage
+ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
+
+_client_message: TypeAdapter[AnyMessage] = TypeAdapter(ClientMessage)
 _ref: TypeAdapter[Any] = TypeAdapter(Ref)
 
 
@@ -210,7 +266,7 @@ def parse_json(text: str) -> Any:
         raise ApiError(422, "bad_message", f"the message is not JSON ({reason})") from None
 
 
-def validate_message(raw: Any) -> HelloMessage | MoveMessage | PingMessage:
+def validate_message(raw: Any) -> AnyMessage:
     """The client message that the JSON value ``raw`` is (``bad_message`` if it is none)."""
     if not isinstance(raw, dict):
         raise ApiError(422, "bad_message", "a message is a JSON object with a 'type'")
@@ -220,7 +276,7 @@ def validate_message(raw: Any) -> HelloMessage | MoveMessage | PingMessage:
         raise ApiError(422, "bad_message", describe(exc)) from None
 
 
-def read_message(text: str) -> HelloMessage | MoveMessage | PingMessage:
+def read_message(text: str) -> AnyMessage:
     """Read one WebSocket text frame as a client message, whatever it holds.
 
     >>> read_message('{"type": "ping", "ref": 3}')

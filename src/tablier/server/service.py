@@ -20,7 +20,7 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +31,7 @@ from .. import games as registry
 from ..ai.players import LEVELS
 from ..core.errors import TablierError
 from .ai import AIPool, AIWorkerLost, Thought, current_client
+from . import conditionals
 from .errors import ApiError
 from .live import LiveGame, Prepared, hash_token, summary_of_row
 from .players import ai_user_id, clean_name
@@ -208,14 +209,18 @@ class GameService:
             you=seat, online=self.online(live.id, live), thinking=self.thinking(live)
         )
 
-    def broadcast(self, game_id: str, message: dict) -> None:
-        """Send ``message`` to every connection of the game."""
+    def broadcast(
+        self, game_id: str, message: dict, seats: Collection[int | None] | None = None
+    ) -> None:
+        """Send ``message`` to every connection of the game (only to those whose seat is in
+        ``seats`` when given: None stands for the spectators; chat rooms use it)."""
         conns = self.connections.get(game_id)
         if not conns:
             return
         text = dumps(message)
         for conn in conns:
-            conn.send(text)
+            if seats is None or conn.seat in seats:
+                conn.send(text)
 
     def broadcast_snapshot(self, live: LiveGame) -> None:
         """Send each connection the snapshot as its seat sees it."""
@@ -420,6 +425,7 @@ class GameService:
         with self._ai_room(live.id, live.ai_seat is not None):
             live, prep = await self._change(live, lambda g: g.prepare_move(seat, ply, text))
             self._after_move(live, prep, ref, sender, offers_before)
+        await conditionals.after_move(self, live, prep)
         return live
 
     def _after_move(

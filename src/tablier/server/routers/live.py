@@ -17,10 +17,14 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ...core.errors import TablierError
+from .. import chat
+from ..accounts import SESSION_COOKIE, user_of_session
 from ..deps import GameId, Service, check_game_id, get_settings
 from ..errors import ApiError
 from ..i18n import language_of
 from ..models import (
+    ChatMessage,
+    ChatSettingsMessage,
     HelloMessage,
     MoveMessage,
     PingMessage,
@@ -29,6 +33,7 @@ from ..models import (
     read_ref,
     validate_message,
 )
+from ..ratelimit import hit, rate_limited
 from ..service import Connection, GameService, dumps
 
 __all__ = ["error_frame", "router", "ws_error"]
@@ -81,6 +86,7 @@ async def game_socket(ws: WebSocket, game_id: GameId, service: Service) -> None:
             ws_error(conn, refused)
     pump = asyncio.create_task(conn.pump())
     service.join(live, conn)
+    await _send_chat(service, live.id, conn)
     try:
         while True:
             receive = asyncio.ensure_future(_receive(ws))
@@ -113,6 +119,22 @@ def _text(frame: str | bytes) -> str:
     return frame
 
 
+async def _send_chat(service: GameService, game_id: str, conn: Connection) -> None:
+    """Send the chat messages the connection reads (after its snapshot)."""
+    live = await service.get(game_id)
+    messages = await chat.history(service, live, conn.seat)
+    conn.send(dumps(chat.history_message(live, conn.seat, messages)))
+
+
+async def _account(service: GameService, conn: Connection) -> tuple[str, str] | None:
+    """The logged-in account ``(id, username)`` of the connection's session cookie."""
+    token = conn.ws.cookies.get(SESSION_COOKIE)
+    if not token or len(token) > 128 or conn.seat is not None:
+        return None
+    user = await service.write(user_of_session, service.storage.engine, token)
+    return None if user is None else (user.id, user.username)
+
+
 async def _handle(service: GameService, game_id: str, conn: Connection, frame: str | bytes) -> None:
     """Answer one message of a joined connection; errors become error frames."""
     ref = None
@@ -125,8 +147,19 @@ async def _handle(service: GameService, game_id: str, conn: Connection, frame: s
         elif isinstance(message, HelloMessage):
             live = await service.get(game_id)
             conn.send(dumps({"type": "snapshot", "game": service.snapshot(live, conn.seat)}))
+            await _send_chat(service, game_id, conn)
         elif isinstance(message, MoveMessage):
             await service.move(game_id, conn.seat, message.ply, message.move, message.ref, conn)
+        elif isinstance(message, ChatMessage):
+            wait = hit(conn.ws, "chat")
+            if wait is not None:
+                raise rate_limited("chat", wait)
+            user = await _account(service, conn)
+            await chat.post(service, game_id, conn.seat, message.text, message.name, user)
+        elif isinstance(message, ChatSettingsMessage):
+            await chat.change_settings(
+                service, game_id, conn.seat, message.chat_off, message.mute
+            )
     except ApiError as exc:
         ws_error(conn, exc, ref)
     except TablierError as exc:  # what no route translated: as over REST, 422 bad_input
