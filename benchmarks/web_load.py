@@ -311,6 +311,8 @@ async def open_game(
     created, took = await http[0].request("POST", "/api/games", body)
     stats.lat["create"].append(took)
     stats.games += 1
+    if clock is not None and not (created["game"].get("clock") or {}).get("control"):
+        raise RuntimeError("the server created the game without its clock")
     game = Game(created["id"], created["tokens"])
     sockets = []
     seats = [1] if args.listeners == 1 else [0, 1][: args.listeners]
@@ -401,7 +403,7 @@ async def watch_lag(stats: Stats) -> None:
     while True:
         before = time.perf_counter()
         await asyncio.sleep(0.01)
-        stats.lags.append(time.perf_counter() - before - 0.01)
+        stats.lags.append(max(0.0, time.perf_counter() - before - 0.01))
 
 
 async def client_run(
