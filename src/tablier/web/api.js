@@ -12,14 +12,40 @@ export class ApiError extends Error {
   }
 }
 
+/** The CSRF token of the cookie `tablier_csrf` (docs/web.md, "CSRF"), or "". */
+export function csrfToken() {
+  const match = document.cookie.match(/(?:^|;\s*)tablier_csrf=([A-Za-z0-9_-]+)/);
+  return match ? match[1] : "";
+}
+
+let csrfLoading = null;
+
+/** The CSRF token, asking the server for its cookie first when the browser has none. */
+async function ensureCsrf() {
+  if (csrfToken()) return csrfToken();
+  if (!csrfLoading) {
+    csrfLoading = fetch("/api/account", { cache: "no-store" }).then((r) => r.json())
+      .then((data) => csrfToken() || (data && data.csrf) || "")
+      .catch(() => "")
+      .finally(() => { csrfLoading = null; });
+  }
+  return csrfLoading;
+}
+
 /**
- * Call `path` with `method`; `body` is sent as JSON, `token` as a Bearer header.
+ * Call `path` with `method`; `body` is sent as JSON, `token` as a Bearer header.  Every
+ * POST, PUT, PATCH and DELETE carries the CSRF header (X-CSRF-Token), which the routes that
+ * the login cookie authenticates check.
  * Resolves to the parsed JSON answer (or text when `text` is true).
  */
 export async function request(method, path, { body, token, text = false } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
+  if (!["GET", "HEAD", "OPTIONS"].includes(method)) {
+    const csrf = await ensureCsrf();
+    if (csrf) headers["X-CSRF-Token"] = csrf;
+  }
   let response;
   try {
     response = await fetch(path, {
@@ -79,6 +105,21 @@ export const api = {
       text: format === "text",
     }),
   parseRecord: (text) => request("POST", "/api/records/parse", { body: { text } }),
+  /** Give a seat's name (a guest) or link it to the logged-in account. */
+  join: (id, token, name) =>
+    request("POST", `/api/games/${encodeURIComponent(id)}/join`, { token, body: { name } }),
+  account: () => request("GET", "/api/account"),
+  signup: (username, password) =>
+    request("POST", "/api/account/signup", { body: { username, password } }),
+  login: (username, password) =>
+    request("POST", "/api/account/login", { body: { username, password } }),
+  logout: () => request("POST", "/api/account/logout"),
+  /** Link the seats of `seats` ([{game, token}]) to the logged-in account. */
+  claim: (seats) => request("POST", "/api/account/claim", { body: { seats } }),
+  /** A fresh token for the logged-in account's seat of game `id`. */
+  seatToken: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/seat`),
+  player: (username, offset = 0, limit = 20) =>
+    request("GET", `/api/players/${encodeURIComponent(username)}?limit=${limit}&offset=${offset}`),
 };
 
 /**
@@ -107,6 +148,14 @@ function codeTexts() {
     record_too_long: t("This record is too long to review here."),
     ai_busy: t("The computer is busy with your other games: try again in a moment."),
     ai_unavailable: t("The computer player is off on this server."),
+    bad_username: t("A username has 3 to 20 letters, digits, _ or -."),
+    bad_password: t("A password has 8 to 256 characters."),
+    username_taken: t("This username is taken."),
+    bad_credentials: t("Wrong username or password."),
+    login_required: t("Log in first."),
+    csrf_failed: t("The page is out of date: reload it and try again."),
+    not_your_game: t("Your account holds no seat in this game."),
+    seat_taken: t("Another player's account holds this seat."),
     internal_error: t("The server met an error: try again later."),
   };
 }

@@ -5,12 +5,15 @@
 // Modules: router.js (paths → pages), lobby.js, game-page.js (with moves.js: the move
 // box and the confirm step; actions.js: resign, offers, rematch…), review.js, viewer.js
 // (the board, history and move list both game and review pages show), rules.js (a game's
-// rules page), learn.js (a game's tutorial), puzzles.js (a game's puzzles).
+// rules page), learn.js (a game's tutorial), puzzles.js (a game's puzzles), profile.js (a
+// player's page); account.js is the header's log in / sign up and the guest's name.
 
+import { setupAccount } from "./account.js";
 import { GamePage } from "./game-page.js";
 import { language, languageNames, loadLanguage, switchLanguage, t } from "./i18n.js";
 import { LearnPage } from "./learn.js";
 import { LobbyPage } from "./lobby.js";
+import { ProfilePage } from "./profile.js";
 import { PuzzlesPage } from "./puzzles.js";
 import { ReviewPage } from "./review.js";
 import { RulesPage } from "./rules.js";
@@ -61,11 +64,13 @@ await loadLanguage();
 applyTheme();
 setupLanguage();
 setupHeader();
+setupAccount(document.querySelector("[data-testid=account]"));
 startRouter(document.getElementById("app"), [
   [/^\/g\/([A-Za-z0-9_-]+)\/?$/, (root, id) => new GamePage(root, id)],
   [/^\/review\/?$/, (root) => new ReviewPage(root)],
   [/^\/rules\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new RulesPage(root, game)],
   [/^\/learn\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new LearnPage(root, game)],
   [/^\/puzzles\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new PuzzlesPage(root, game)],
+  [/^\/@\/([A-Za-z0-9_-]+)\/?$/, (root, username) => new ProfilePage(root, username)],
   [/^\/(index\.html|static\/index\.html)?$/, (root) => new LobbyPage(root)],
 ]);

@@ -3,6 +3,7 @@
 // progress and the settings.  The move box and confirm step are moves.js's, the buttons
 // actions.js's, the board, history and move list viewer.js's.
 
+import { joinSeat } from "./account.js";
 import { ActionsPanel } from "./actions.js";
 import { api, ApiError, codeText, errorText } from "./api.js";
 import { label, localView, t, tn } from "./i18n.js";
@@ -169,6 +170,7 @@ export class GamePage {
       this.rulesLink.href = `/rules/${encodeURIComponent(snap.game)}`;
       this.rulesLink.textContent = t("Rules of {game}", { game: title });
       this.rulesLink.hidden = false;
+      joinSeat(this); // the seat's player: the account, or the guest's name
     }
     await this.viewer.ensureBoard(snap.game);
     if (this.viewer.lastPly !== snap.ply || first || this.historyStale(snap)) {

@@ -5,7 +5,7 @@
 import { api, errorText, request } from "./api.js";
 import { hasLabel, label, language, t, tn } from "./i18n.js";
 import { navigate } from "./router.js";
-import { forgetGame, myGames, rememberGame, saveReview } from "./store.js";
+import { forgetGame, myGames, playerName, rememberGame, saveReview, setPlayerName } from "./store.js";
 import { ask, clear, el, loadGameStylesheet } from "./ui.js";
 
 let catalogCache = null;
@@ -38,6 +38,10 @@ export function byDifficulty(games) {
 /** Create a game as the lobby does (`body` as POST /api/games takes it), remember its seat
  *  in this browser and open its page. */
 export async function startGame(body) {
+  const mine = body.seat || 0;
+  if (body.mode !== "local" && Array.isArray(body.names) && !body.names[mine]) {
+    body.names[mine] = playerName(); // the guest's name (an account's seat gets its username)
+  }
   const made = await api.createGame(body);
   const tokens = made.tokens || {};
   const links = made.links || {};
@@ -248,6 +252,7 @@ export class LobbyPage {
       autocomplete: "nickname",
       placeholder: t("optional"),
       "data-testid": "player-name",
+      value: playerName(),
     });
     const modes = [
       ["online", t("A person: send them a link")],
@@ -347,7 +352,7 @@ export class LobbyPage {
         if (input.value !== "") options[input.dataset.option] = input.value;
       }
       const names = ["", ""];
-      if (mode !== "local") names[seat] = nameInput.value.trim().slice(0, 40);
+      if (mode !== "local") names[seat] = setPlayerName(nameInput.value);
       const body = { game: gameSelect.value, options, mode, seat, names };
       if (mode === "ai") body.ai_level = levelSelect.value;
       submit.disabled = true;

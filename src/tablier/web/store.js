@@ -3,6 +3,7 @@
 
 const SETTINGS_KEY = "tablier.settings";
 const GAMES_KEY = "tablier.games";
+const NAME_KEY = "tablier.name";
 const DEFAULTS = { confirm: true, coordinates: true, theme: "auto", flip: false };
 
 function read(key, fallback) {
@@ -47,6 +48,25 @@ export function setSetting(name, value) {
   all[name] = value;
   write(SETTINGS_KEY, all);
   return all;
+}
+
+/** The name this guest chose (shown to opponents and spectators), or "". */
+export function playerName() {
+  const name = read(NAME_KEY, "");
+  return typeof name === "string" ? name.slice(0, 40) : "";
+}
+
+/** Keep the guest's name (trimmed, at most 40 characters). */
+export function setPlayerName(name) {
+  const clean = String(name || "").replace(/\s+/g, " ").trim().slice(0, 40);
+  write(NAME_KEY, clean);
+  return clean;
+}
+
+/** The seats this browser holds, as `POST /api/account/claim` takes them: [{game, token}]. */
+export function heldSeats() {
+  return myGames().filter((g) => typeof g.token === "string" && g.token && g.seat !== "both")
+    .map((g) => ({ game: g.id, token: g.token })).slice(0, 200);
 }
 
 /** My games, newest first: [{id, token, seat, game, title, mode, invite, created}]. */
