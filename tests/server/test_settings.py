@@ -26,8 +26,9 @@ VALUES = {
     "web_dir": ("/tmp/tablier-web", Path("/tmp/tablier-web")),
     "hello_timeout": ("2.5", 2.5),
     "cache_size": ("55", 55),
+    "session_days": ("7.5", 7.5),
 }
-SWITCHES = ["migrate", "sqlite_inline_writes", "access_log"]
+SWITCHES = ["migrate", "sqlite_inline_writes", "access_log", "secure_cookies"]
 
 
 def test_every_setting_is_covered_here():

@@ -409,6 +409,18 @@ def position_command(args: tuple[str, ...]) -> None:
     default=None,
     help="Write uvicorn's access log [TABLIER_ACCESS_LOG; on].",
 )
+@click.option(
+    "--session-days",
+    default=None,
+    type=FLOAT,
+    help="Days a login session lasts [TABLIER_SESSION_DAYS; 30].",
+)
+@click.option(
+    "--secure-cookies/--no-secure-cookies",
+    default=None,
+    help="Mark the cookies Secure even on plain http, e.g. behind a proxy that serves "
+    "https [TABLIER_SECURE_COOKIES; off: Secure only over https].",
+)
 def serve_command(ai_specs: tuple[str, ...], rate_limits: tuple[str, ...], **flags: Any) -> None:
     """Start the web server (default http://127.0.0.1:8000); see docs/web.md.
 
