@@ -27,6 +27,7 @@ from .ai import AIPool, ClientAddress
 from .middleware import Limits, install_log_filter
 from .migrate import upgrade
 from .ratelimit import RateLimiter
+from .ratings import settle_pending
 from .routers import (
     accounts,
     games,
@@ -40,6 +41,7 @@ from .routers import (
 )
 from .routers.chat import router as chat_router
 from .routers.conditionals import router as conditionals_router
+from .routers.ratings import router as ratings_router
 from .service import GameService
 from .settings import Settings
 from .storage import Storage, make_engine
@@ -95,6 +97,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         resumed = await service.resume_ai()
         if resumed:
             log.info("resumed the AI in %d game(s)", resumed)
+        settled = await settle_pending(service)  # rated games that ended before a stop
+        if settled:
+            log.info("settled the ratings of %d game(s)", settled)
         try:
             yield
         finally:
@@ -118,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.rate_limiter = RateLimiter(settings.rate_limits)
     errors.install(app)
     app.include_router(games.router)
+    app.include_router(ratings_router)
     app.include_router(accounts.router)
     app.include_router(records.router)
     app.include_router(puzzles.router)

@@ -82,6 +82,9 @@ class LiveGame:
         self.undo_offer: int | None = row["undo_offer"]
         self.rematch_id: str | None = row["rematch_id"]
         self.rematch_of: str | None = row["rematch_of"]
+        #: a rated game, and once settled each seat's rating change (server/ratings.py)
+        self.rated: bool = bool(row.get("rated") or False)
+        self.rating_change: list[dict] | None = row.get("rating_change")
         #: the players' chat room is turned off (server/chat.py)
         self.chat_off: bool = bool(row.get("chat_off") or False)
         #: per seat, whether it muted the other seat's chat
@@ -253,6 +256,8 @@ class LiveGame:
             if self.ai_seat is None
             else {"level": self.ai_level, "seat": self.ai_seat, "thinking": thinking},
             "rematch": self.rematch_id,
+            "rated": self.rated,
+            "rating_change": self.rating_change,
             "chat_off": self.chat_off,
             "muted": list(self.mutes),
             "created": iso(self.created),
@@ -353,6 +358,9 @@ class LiveGame:
         for key in ("status", "result", "decided", "draw_offer", "undo_offer", "rematch_id"):
             if key in change.values:
                 setattr(self, key, change.values[key])
+        for key in ("rated", "rating_change"):
+            if key in change.values:
+                setattr(self, key, change.values[key])
         for key in ("names", "users"):
             if key in change.values:
                 setattr(self, key, list(change.values[key]))
@@ -395,6 +403,8 @@ class LiveGame:
             raise ApiError(
                 409, "not_allowed", "in a game between two people, ask for an undo instead"
             )
+        if self.rated:
+            raise ApiError(409, "not_allowed", "a rated game cannot be taken back")
         if self.decided is not None:
             raise ApiError(410, "game_over", f"the game was decided by {self.decided}")
         if self.mode == "ai":

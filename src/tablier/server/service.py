@@ -30,8 +30,8 @@ from fastapi import WebSocket
 from .. import games as registry
 from ..ai.players import LEVELS
 from ..core.errors import TablierError
+from . import conditionals, ratings
 from .ai import AIPool, AIWorkerLost, Thought, current_client
-from . import conditionals
 from .errors import ApiError
 from .live import LiveGame, Prepared, hash_token, summary_of_row
 from .players import ai_user_id, clean_name
@@ -381,16 +381,19 @@ class GameService:
         self,
         live: LiveGame,
         prepare: Callable[[LiveGame], Prepared],
+        commit: Callable[[str, int, Change], bool] | None = None,
     ) -> tuple[LiveGame, Prepared]:
-        """Run ``prepare`` and commit its change under the game's lock (see the module doc)."""
+        """Run ``prepare`` and commit its change under the game's lock (see the module doc);
+        ``commit`` replaces ``storage.commit`` (the rating settlement's own transaction)."""
         async with live.lock:
             live = self._cache.get(live.id) or live
+            store = commit or self.storage.commit
             for attempt in range(2):
                 version = live.version
 
                 def work(game: LiveGame = live, expected: int = version) -> tuple[Prepared, bool]:
                     prep = prepare(game)
-                    return prep, self.storage.commit(game.id, expected, prep.change)
+                    return prep, store(game.id, expected, prep.change)
 
                 prep, ok = await self.write(work)
                 if ok:
@@ -406,6 +409,7 @@ class GameService:
             else:
                 live.apply_values(prep)
             self._drop_stale_ai(live)
+        ratings.after_change(self, live)  # a rated game that just ended: settle it
         return live, prep
 
     async def move(

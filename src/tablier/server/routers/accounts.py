@@ -66,7 +66,7 @@ _games: Table = GameRow.__table__  # type: ignore[assignment]
 _ratings: Table = RatingRow.__table__  # type: ignore[assignment]
 _JSON: dict[str, Any] = {"content": {"application/json": {}}}
 
-#: A rating whose deviation is at least this is shown as provisional ("?"), as on lichess.
+#: A rating whose deviation is over this is shown as provisional ("?"), as on lichess.
 PROVISIONAL_RD = 110.0
 
 
@@ -315,7 +315,7 @@ def _rating(row: dict[str, Any]) -> dict[str, Any]:
         "rating": round(float(row["rating"]), 1),
         "rd": round(float(row["rd"]), 1),
         "games": int(row["games"]),
-        "provisional": float(row["rd"]) >= PROVISIONAL_RD,
+        "provisional": float(row["rd"]) > PROVISIONAL_RD,
     }
 
 

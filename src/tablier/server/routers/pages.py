@@ -65,6 +65,12 @@ async def profile(username: str, request: Request) -> Response:
     return _client(request)
 
 
+@router.get("/leaderboard/{game}")
+async def leaderboard_page(game: str, request: Request) -> Response:
+    """A game's leaderboard (the client; it asks ``/api/leaderboard/<game>``)."""
+    return _client(request)
+
+
 @router.get("/g/{game_id}")
 async def game_page(game_id: GameId, request: Request, service: Service) -> Response:
     """A game's page (the client), or "Game not found"."""
