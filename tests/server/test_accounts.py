@@ -379,3 +379,37 @@ def test_accounts_and_profile_on_both_databases(database_url):
             "/api/account/signup", json={"username": "PAT", "password": "x" * 8}, headers=csrf(c)
         )
         assert r.json()["error"]["code"] == "username_taken"
+
+
+def test_login_and_signup_are_rate_limited(sqlite_url):
+    limits = {"login": "3/minute", "signup": "1/hour"}
+    with TestClient(create_app(make_settings(sqlite_url, rate_limits=limits))) as c:
+        signup(c, "quinn")
+        r = c.post(
+            "/api/account/signup", json={"username": "quinn2", "password": "x" * 8}, headers=csrf(c)
+        )
+        assert r.status_code == 429 and r.json()["error"]["limit"] == "signup"
+        codes = []
+        for _ in range(4):
+            r = c.post(
+                "/api/account/login",
+                json={"username": "quinn", "password": "guess123"},
+                headers=csrf(c),
+            )
+            codes.append(r.json()["error"]["code"])
+        assert codes == ["bad_credentials"] * 3 + ["rate_limited"]
+        assert int(r.headers["retry-after"]) >= 1
+    # per username too: guesses from another address count against the same account
+    app = create_app(make_settings(sqlite_url, rate_limits={"login": "2/minute"}))
+    with TestClient(app) as a, TestClient(app, client=("198.51.100.7", 5000)) as b:
+        for client in (a, b):
+            r = client.post(
+                "/api/account/login",
+                json={"username": "Quinn", "password": "x" * 8},
+                headers=csrf(client),
+            )
+            assert r.status_code == 401
+        r = b.post(
+            "/api/account/login", json={"username": "quinn", "password": "x" * 8}, headers=csrf(b)
+        )
+        assert r.status_code == 429

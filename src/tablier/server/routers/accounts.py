@@ -51,7 +51,7 @@ from ..errors import ApiError, json_response
 from ..live import LiveGame, Prepared, hash_token, iso, summary_of_row
 from ..models import ClaimBody, Credentials, JoinBody, error_responses
 from ..players import clean_name
-from ..ratelimit import rate_limit
+from ..ratelimit import enforce, rate_limit
 from ..service import GameService, new_token
 from ..storage import Change
 from ..tables import BOTH, GameRow, RatingRow
@@ -118,7 +118,12 @@ async def signup(body: Credentials, request: Request, service: Service) -> Respo
     dependencies=[Depends(csrf_protect), Depends(rate_limit("login"))],
 )
 async def login(body: Credentials, request: Request, service: Service) -> Response:
-    """Log in (``401 bad_credentials`` for a wrong username or password, alike)."""
+    """Log in (``401 bad_credentials`` for a wrong username or password, alike).
+
+    Attempts are limited per client (the ``login`` dependency) and per username, so that
+    guesses spread over many addresses do not get more tries at one account.
+    """
+    enforce(request, "login", key="username:" + body.username.lower()[:40])
     engine = service.storage.engine
     found = None
     if len(body.password) <= 256 and len(body.username) <= 20:
