@@ -70,7 +70,7 @@ def test_the_database_accepts_one_move_per_ply(storage):
             )
         )
     row, moves, tokens = storage.load("g1")
-    assert moves == [(0, "c1", 0)] and row["version"] == 1 and tokens == [(2, "a" * 64)]
+    assert moves == [(0, "c1", 0, None)] and row["version"] == 1 and tokens == [(2, "a" * 64)]
 
 
 def test_a_stale_version_is_refused_and_rolled_back(storage):
@@ -78,10 +78,10 @@ def test_a_stale_version_is_refused_and_rolled_back(storage):
     assert storage.commit("g2", 0, Change(values={"ply": 1}, moves=[(0, "c1", 0)]))
     assert not storage.commit("g2", 0, Change(values={"ply": 2}, moves=[(1, "d1", 1)]))
     row, moves, _ = storage.load("g2")
-    assert row["ply"] == 1 and moves == [(0, "c1", 0)]
+    assert row["ply"] == 1 and moves == [(0, "c1", 0, None)]
     # Dropping moves (a takeback) and adding others in one transaction.
     assert storage.commit("g2", 1, Change(values={"ply": 1}, drop_from_ply=0, moves=[(0, "e1", 0)]))
-    assert storage.load("g2")[1] == [(0, "e1", 0)]
+    assert storage.load("g2")[1] == [(0, "e1", 0, None)]
     assert storage.load("nope") is None
 
 

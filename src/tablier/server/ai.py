@@ -164,7 +164,7 @@ def _worker_main(conn: Any, index: int, parent: int, deathsig: bool, kept: int) 
         if message[0] == "forget":
             players.pop(message[1], None)
             continue
-        _, wire, game_id, position, spec, seed, interval = message
+        _, wire, game_id, position, spec, seed, interval, seconds = message
         with control.lock:
             if wire in control.early:
                 control.early = {w for w in control.early if w > wire}
@@ -178,7 +178,7 @@ def _worker_main(conn: Any, index: int, parent: int, deathsig: bool, kept: int) 
         start = time.perf_counter()
         try:
             move, simulations, reused = _search(
-                conn, wire, game_id, position, spec, seed, interval, stop, players, kept
+                conn, wire, game_id, position, spec, seed, interval, stop, players, kept, seconds
             )
             answer = ("done", wire, move, simulations, reused, index, time.perf_counter() - start)
         except Exception as exc:  # a bad job must not end the worker
@@ -201,10 +201,17 @@ def _search(
     stop: threading.Event,
     players: OrderedDict[str, tuple[str, Any]],
     kept: int,
+    seconds: float | None = None,
 ) -> tuple[str, int, int]:
-    """Choose a move of ``position``; returns (notation, simulations, reused simulations)."""
+    """Choose a move of ``position``; returns (notation, simulations, reused simulations).
+
+    ``seconds``: the most time this search may take (a game's clock), when it is less than
+    the player's own budget.
+    """
+    import dataclasses
+
     from tablier import games
-    from tablier.ai.players import make_player
+    from tablier.ai.players import MCTSPlayer, make_player
 
     state = games.parse_position(position)
     game = state.game
@@ -219,6 +226,14 @@ def _search(
             while len(players) > kept:
                 players.popitem(last=False)
     player.stop = stop.is_set
+    if isinstance(player, MCTSPlayer):
+        # the spec's own budget (a kept player may carry an earlier move's cap), within the
+        # share of the game's clock
+        base = make_player(spec, game)
+        level = base.level if isinstance(base, MCTSPlayer) else player.level
+        if seconds is not None and (level.seconds is None or seconds < level.seconds):
+            level = dataclasses.replace(level, seconds=seconds)
+        player.level = level
     last = 0.0
     simulations = 0
 
@@ -251,6 +266,7 @@ class _Job:
     seed: int
     future: asyncio.Future
     listener: Callable[[float, int, str | None], None] | None = None
+    seconds: float | None = None
     worker: _Worker | None = None
     cancelled: bool = False
 
@@ -439,7 +455,16 @@ class AIPool:
                     self._home.popitem(last=False)
             worker.job = job
             job.worker = worker
-            message = ("job", job.wire, job.game, job.position, job.spec, job.seed, self.interval)
+            message = (
+                "job",
+                job.wire,
+                job.game,
+                job.position,
+                job.spec,
+                job.seed,
+                self.interval,
+                job.seconds,
+            )
             if not worker.send(message):
                 worker.job = None
                 job.worker = None
@@ -519,12 +544,14 @@ class AIPool:
         *,
         game: str | None = None,
         client: str | None = None,
+        seconds: float | None = None,
     ) -> Thought:
         """Search in a worker; answer the chosen move and what the search did.
 
         ``job`` names the search in logs; ``game`` keys its kept tree and its place in the
-        fair queue, ``client`` its turn among clients.  Cancelling the awaiting task stops the
-        search (see the module docstring).
+        fair queue, ``client`` its turn among clients; ``seconds`` caps the search's time
+        (a game's clock: the player's own budget applies when it is smaller).  Cancelling
+        the awaiting task stops the search (see the module docstring).
         """
         if self._closed:
             raise RuntimeError("the AI pool is shut down")
@@ -540,6 +567,7 @@ class AIPool:
             seed,
             loop.create_future(),
             progress,
+            seconds,
         )
         self._jobs[entry.wire] = entry
         self._waiting.setdefault(client, OrderedDict()).setdefault(game, deque()).append(entry)

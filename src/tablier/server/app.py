@@ -94,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await to_thread.run_sync(warm_up)
         gc.collect()
         gc.freeze()  # what start-up built lives on: keep it out of the collector's way
+        service.clock_keeper.start()  # settles the flags that fell while it was down
         resumed = await service.resume_ai()
         if resumed:
             log.info("resumed the AI in %d game(s)", resumed)

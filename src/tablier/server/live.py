@@ -21,6 +21,7 @@ from .. import games as registry
 from ..core.errors import GameOverError, IllegalMoveError, TablierError
 from ..core.game import Game, Move, Outcome, State
 from ..core.record import Record
+from . import clocks
 from .errors import ApiError
 from .players import players_of
 from .storage import Change, now
@@ -65,7 +66,7 @@ class Prepared:
 class LiveGame:
     """One game in memory (see the module docstring)."""
 
-    def __init__(self, row: dict[str, Any], moves: list[tuple[int, str, int]], tokens: list):
+    def __init__(self, row: dict[str, Any], moves: list[tuple], tokens: list):
         self.id: str = row["id"]
         self.game: Game = registry.from_spec(row["spec"])
         self.mode: str = row["mode"]
@@ -92,13 +93,20 @@ class LiveGame:
         self.created: datetime = row["created"]
         self.updated: datetime = row["updated"]
         self.tokens: list[tuple[int, str]] = [(int(s), str(h)) for s, h in tokens]
+        #: the time control and the clock's state (clocks.py)
+        self.clock: dict | None = row.get("clock")
+        self.clock_left: list[int] | None = row.get("clock_left")
+        self.turn_since: datetime | None = clocks.aware(row.get("turn_since"))
+        self.deadline: datetime | None = clocks.aware(row.get("deadline"))
         self.lock = asyncio.Lock()
         state = self.game.initial_state()
         self._initial = state
         self.moves: list[Move] = []
         self.notations: list[str] = []
         self.movers: list[int] = []
-        for ply, notation, seat in moves:
+        #: the mover's clock after each decision (ms; None: no clock)
+        self.clock_ms: list[int | None] = []
+        for ply, notation, seat, *times in moves:
             if ply != len(self.moves):
                 raise RuntimeError(f"game {self.id}: move {ply} stored out of order")
             move = self.game.parse_move(state, notation)
@@ -106,6 +114,7 @@ class LiveGame:
             self.moves.append(move)
             self.notations.append(notation)
             self.movers.append(seat)
+            self.clock_ms.append(times[0] if times else None)
         # Only the current state is kept (older ones are replayed when asked for): engine
         # states carry caches, and a small heap keeps the garbage collector's pauses short.
         self._recent: dict[int, State] = {self.ply: state}
@@ -223,8 +232,9 @@ class LiveGame:
         you: int | None = None,
         online: tuple[bool, bool] = (False, False),
         thinking: bool = False,
+        at: datetime | None = None,
     ) -> dict[str, Any]:
-        """The SNAPSHOT of the contract (see ``docs/web.md``)."""
+        """The SNAPSHOT of the contract (see ``docs/web.md``); ``at``: the clock's now."""
         seats = []
         for i in (0, 1):
             is_ai = i == self.ai_seat
@@ -260,6 +270,7 @@ class LiveGame:
             "rating_change": self.rating_change,
             "chat_off": self.chat_off,
             "muted": list(self.mutes),
+            "clock": clocks.clock_view(self, at or now()),
             "created": iso(self.created),
             "updated": iso(self.updated),
         }
@@ -274,10 +285,16 @@ class LiveGame:
             if name:
                 tags[tag] = name
         tags["Date"] = self.created.strftime("%Y.%m.%d")
+        comments = None
+        if self.clock is not None:
+            tags["TimeControl"] = clocks.TimeControl.from_json(self.clock).tag
+            comments = [None if ms is None else clocks.clock_comment(ms) for ms in self.clock_ms]
         result = reason = None
         if self.decided is not None and self.result is not None:
             result, reason = Outcome.from_json(self.result).result, self.decided
-        return Record.from_moves(self.game, self.moves, tags=tags, result=result, reason=reason)
+        return Record.from_moves(
+            self.game, self.moves, comments=comments, tags=tags, result=result, reason=reason
+        )
 
     # -- checking requests ----------------------------------------------------------
 
@@ -348,6 +365,7 @@ class LiveGame:
         self.moves.append(prep.move)
         self.notations.append(prep.notation)
         self.movers.append(prep.seat if prep.seat is not None else self.state.to_move)
+        self.clock_ms.append(prep.change.move_times.get(ply, (None, None))[0])
         self._recent = {ply + 1: prep.state}
         self._prune()
         self._apply_values(prep.change)
@@ -356,6 +374,9 @@ class LiveGame:
         self.version += 1
         self.updated = change.values.get("updated") or now()
         for key in ("status", "result", "decided", "draw_offer", "undo_offer", "rematch_id"):
+            if key in change.values:
+                setattr(self, key, change.values[key])
+        for key in ("clock_left", "turn_since", "deadline"):
             if key in change.values:
                 setattr(self, key, change.values[key])
         for key in ("rated", "rating_change"):
@@ -420,7 +441,7 @@ class LiveGame:
         """Drop the moves from ``prep.drop_from`` on, in memory."""
         n = prep.drop_from
         assert n is not None
-        del self.moves[n:], self.notations[n:], self.movers[n:]
+        del self.moves[n:], self.notations[n:], self.movers[n:], self.clock_ms[n:]
         self._recent = {n: self.state_at(n)}
         self._prune()
         self._legal_json = None
@@ -482,6 +503,23 @@ class LiveGame:
             "undo_offer": None,
         }
         return Prepared(Change(values=values), "resign")
+
+    def prepare_timeout(self, at: datetime) -> Prepared:
+        """The flag fall of the seat to move (``409 not_due`` unless its deadline has passed
+        at ``at``): it loses, decided ``timeout``."""
+        if not clocks.due(self, at):
+            raise ApiError(409, "not_due", "no clock of this game has run out")
+        loser = self.state.to_move
+        message = f"{self.game.player_name(loser)} ran out of time"
+        result = Outcome(1 - loser, "timeout", message).to_json()
+        values = {
+            "status": "finished",
+            "result": result,
+            "decided": "timeout",
+            "draw_offer": None,
+            "undo_offer": None,
+        }
+        return Prepared(Change(values=values), "timeout")
 
     def apply_values(self, prep: Prepared) -> None:
         """Record a committed change that adds or drops no move."""

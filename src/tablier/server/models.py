@@ -35,12 +35,15 @@ __all__ = [
     "ChatSettingsMessage",
     "ClaimBody",
     "ClientMessage",
+    "ClockSpec",
     "ConditionalsBody",
+    "CorrespondenceClock",
     "CreateGame",
     "Credentials",
     "ErrorBody",
     "HelloMessage",
     "JoinBody",
+    "LiveClock",
     "MoveBody",
     "MoveMessage",
     "OfferBody",
@@ -77,6 +80,25 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class LiveClock(_Strict):
+    """A live time control: ``base`` seconds each, ``increment`` seconds added per turn."""
+
+    kind: Literal["live"]
+    base: Annotated[StrictInt, Field(ge=0, le=10_800)]
+    increment: Annotated[StrictInt, Field(ge=0, le=180)] = 0
+
+
+class CorrespondenceClock(_Strict):
+    """A correspondence time control: ``days`` for each turn."""
+
+    kind: Literal["correspondence"]
+    days: Annotated[StrictInt, Field(ge=1, le=14)]
+
+
+#: A game's time control (``docs/web.md``, Clocks).
+ClockSpec = Annotated[LiveClock | CorrespondenceClock, Field(discriminator="kind")]
+
+
 class CreateGame(_Strict):
     """``POST /api/games``."""
 
@@ -85,6 +107,11 @@ class CreateGame(_Strict):
             "examples": [
                 {"game": "volo", "mode": "online", "names": ["Ann", "Bob"]},
                 {"game": "xobo", "mode": "local", "options": {}},
+                {
+                    "game": "volo",
+                    "mode": "online",
+                    "clock": {"kind": "live", "base": 300, "increment": 3},
+                },
             ]
         }
     )
@@ -98,6 +125,7 @@ class CreateGame(_Strict):
     seat: Annotated[StrictInt, Field(ge=0, le=1)] = 0
     ai_level: Annotated[str, Field(max_length=20)] | None = None
     names: Annotated[list[Annotated[str, Field(max_length=100)]], Field(max_length=2)] = []
+    clock: ClockSpec | None = None
 
 
 class MoveBody(_Strict):

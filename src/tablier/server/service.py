@@ -22,6 +22,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from anyio import to_thread
@@ -30,7 +31,7 @@ from fastapi import WebSocket
 from .. import games as registry
 from ..ai.players import LEVELS
 from ..core.errors import TablierError
-from . import conditionals, ratings
+from . import clocks, conditionals, ratings
 from .ai import AIPool, AIWorkerLost, Thought, current_client
 from .errors import ApiError
 from .live import LiveGame, Prepared, hash_token, summary_of_row
@@ -114,6 +115,9 @@ class GameService:
         self._reserved: dict[tuple[str, str], int] = {}  # (client, game) -> changes under way
         self._tasks: set[asyncio.Task] = set()
         self.closing = False
+        #: the clocks' time (tests put a fake clock here)
+        self.now: Callable[[], datetime] = now
+        self.clock_keeper = clocks.ClockKeeper(self, settings.clock_sweep)
         # SQLite takes one writer at a time and a commit in WAL mode takes a fraction of a
         # millisecond (checkpoints run in a thread of their own, see storage.py): writes run
         # right on the event loop, which saves two thread hand-offs per move.  PostgreSQL
@@ -206,7 +210,7 @@ class GameService:
     def snapshot(self, live: LiveGame, seat: int | None) -> dict:
         """The game's SNAPSHOT as seen by the holder of ``seat``."""
         return live.snapshot(
-            you=seat, online=self.online(live.id, live), thinking=self.thinking(live)
+            you=seat, online=self.online(live.id, live), thinking=self.thinking(live), at=self.now()
         )
 
     def broadcast(
@@ -271,13 +275,17 @@ class GameService:
         ai_level: str | None,
         names: list[str],
         users: list[tuple[str, str] | None] | None = None,
+        clock: dict[str, Any] | None = None,
+        rated: bool = False,
     ) -> tuple[LiveGame, dict[str, str]]:
         """Create a game; return it and its tokens (``{"0": tok, ...}`` or ``{"both": tok}``).
 
         ``users`` gives the account ``(id, username)`` of a seat (None: a guest); an
-        account's seat is named by its username.
+        account's seat is named by its username.  ``clock`` is the time control (None: no
+        clock) and ``rated`` whether the game counts for the ratings (challenges pass them).
         """
         row = self._new_row(name, options, mode, seat, ai_level, names, users=users)
+        row.update(clocks.new_columns(clock), rated=rated)
         tokens: dict[str, str] = {}
         if mode == "online":
             tokens = {"0": new_token(), "1": new_token()}
@@ -391,11 +399,18 @@ class GameService:
             for attempt in range(2):
                 version = live.version
 
-                def work(game: LiveGame = live, expected: int = version) -> tuple[Prepared, bool]:
+                def work(
+                    game: LiveGame = live, expected: int = version
+                ) -> tuple[Prepared, bool, bool]:
                     prep = prepare(game)
-                    return prep, store(game.id, expected, prep.change)
+                    moment = self.now()
+                    late = prep.kind in clocks.TIMED and clocks.due(game, moment)
+                    if late:  # the flag fell first: that is the change
+                        prep = game.prepare_timeout(moment)
+                    clocks.on_change(game, prep, moment)
+                    return prep, store(game.id, expected, prep.change), late
 
-                prep, ok = await self.write(work)
+                prep, ok, late = await self.write(work)
                 if ok:
                     break
                 # Another process changed the game: reload it and check the request again.
@@ -410,6 +425,12 @@ class GameService:
                 live.apply_values(prep)
             self._drop_stale_ai(live)
         ratings.after_change(self, live)  # a rated game that just ended: settle it
+        if live.deadline is not None:
+            self.clock_keeper.wake(live.deadline)
+        if prep.kind == "timeout":
+            self.broadcast_snapshot(live)
+            if late:  # the request came after the flag fell
+                raise ApiError(410, "game_over", "the time ran out")
         return live, prep
 
     async def move(
@@ -449,6 +470,7 @@ class GameService:
             "view": live.view(ply),
             "status": live.status,
             "result": live.current_result(),
+            "clock": clocks.clock_view(live, self.now()),
         }
         conns = self.connections.get(live.id)
         if conns:
@@ -461,6 +483,16 @@ class GameService:
             if offers_before != (None, None):
                 self.broadcast_snapshot(live)
         self.maybe_start_ai(live)
+
+    async def flag(self, game_id: str) -> bool:
+        """Settle the flag fall of ``game_id`` if its deadline has passed (once: False when it
+        has not, or when another process or request settled it first)."""
+        try:
+            live = await self.get(game_id)
+            await self._change(live, lambda g: g.prepare_timeout(self.now()))
+        except ApiError:
+            return False
+        return True
 
     async def takeback(self, game_id: str, seat: int | None) -> LiveGame:
         """Take back the last turn (games against the AI and same-screen games)."""
@@ -517,6 +549,7 @@ class GameService:
                     rematch_of=live.id,
                     users=[_account(live, 1), _account(live, 0)],
                 )
+                row.update(clocks.new_columns(live.clock))
                 hashes = [(new_seat, digest)]
                 change = Change(values={"rematch_id": row["id"]}, new_game=NewGame(row, hashes))
                 with self._ai_room(str(row["id"]), _ai_moves_first(row)):
@@ -640,6 +673,7 @@ class GameService:
                 progress,
                 game=game_id,
                 client=job.client,
+                seconds=clocks.ai_seconds(live, self.now()),
             )
         except asyncio.CancelledError:
             raise
@@ -706,6 +740,7 @@ class GameService:
     async def close(self) -> None:
         """Stop the AI tasks and close every WebSocket."""
         self.closing = True
+        await self.clock_keeper.stop()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):

@@ -118,6 +118,15 @@ class Settings(BaseSettings):
         True, description="run SQLite commits on the event loop (they are short)"
     )
     access_log: bool = Field(True, description="write uvicorn's access log")
+    clock_sweep: Annotated[
+        float,
+        Field(
+            gt=0,
+            le=60,
+            description="most seconds between two looks for flag falls (deadlines set by "
+            "other processes are seen then; this process's own are kept exactly)",
+        ),
+    ] = 1.0
     session_days: Annotated[
         float, Field(gt=0, le=3650, description="days a login session lasts")
     ] = 30.0

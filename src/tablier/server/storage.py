@@ -96,6 +96,8 @@ class Change:
     drop_from_ply: int | None = None
     moves: list[tuple[int, str, int]] = field(default_factory=list)  # (ply, notation, seat)
     new_game: NewGame | None = None
+    #: per ply of ``moves``, the mover's clock after it and the time it took (ms; clocks.py)
+    move_times: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 def _insert_game(conn: Any, game: NewGame) -> None:
@@ -195,6 +197,8 @@ class Storage:
                                 "notation": notation,
                                 "seat": seat,
                                 "created": stamp,
+                                "clock_ms": change.move_times.get(ply, (None, None))[0],
+                                "spent_ms": change.move_times.get(ply, (None, None))[1],
                             }
                             for ply, notation, seat in change.moves
                         ],
@@ -212,14 +216,17 @@ class Storage:
 
     # -- reading ------------------------------------------------------------------
 
-    def load(self, game_id: str) -> tuple[dict, list[tuple[int, str, int]], list] | None:
-        """The game's row, its moves ``(ply, notation, seat)`` in order and its tokens."""
+    def load(
+        self, game_id: str
+    ) -> tuple[dict, list[tuple[int, str, int, int | None]], list] | None:
+        """The game's row, its moves ``(ply, notation, seat, clock_ms)`` in order and its
+        tokens."""
         with self.engine.connect() as conn:
             row = conn.execute(select(_games).where(_games.c.id == game_id)).mappings().first()
             if row is None:
                 return None
             moves = conn.execute(
-                select(_moves.c.ply, _moves.c.notation, _moves.c.seat)
+                select(_moves.c.ply, _moves.c.notation, _moves.c.seat, _moves.c.clock_ms)
                 .where(_moves.c.game_id == game_id)
                 .order_by(_moves.c.ply)
             ).all()
@@ -243,6 +250,28 @@ class Storage:
         """How many games are stored."""
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(_games)).scalar_one())
+
+    def deadlines(self, limit: int) -> list[tuple[str, datetime]]:
+        """The active games with a running clock, the earliest deadline first (``limit``
+        of them; the ``deadline`` column is indexed)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(_games.c.id, _games.c.deadline)
+                .where(_games.c.deadline.is_not(None), _games.c.status == "active")
+                .order_by(_games.c.deadline)
+                .limit(limit)
+            ).all()
+        return [(r[0], r[1]) for r in rows]
+
+    def move_times(self, game_id: str) -> list[tuple[int | None, int | None]]:
+        """Each decision's ``(clock_ms, spent_ms)``, in order (tests and records)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(_moves.c.clock_ms, _moves.c.spent_ms)
+                .where(_moves.c.game_id == game_id)
+                .order_by(_moves.c.ply)
+            ).all()
+        return [(r[0], r[1]) for r in rows]
 
     def unfinished_ai_games(self) -> list[str]:
         """The ids of active games against the AI (to resume their AI turns at start-up)."""

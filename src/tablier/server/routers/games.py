@@ -118,7 +118,14 @@ async def create_game(
         check_csrf(request)
         users[body.seat] = (user.id, user.username)
     live, tokens = await service.create(
-        body.game, dict(body.options), body.mode, body.seat, body.ai_level, body.names, users
+        body.game,
+        dict(body.options),
+        body.mode,
+        body.seat,
+        body.ai_level,
+        body.names,
+        users,
+        clock=None if body.clock is None else body.clock.model_dump(),
     )
     links = _links(request, live.id, tokens)
     you = {"online": body.seat, "ai": body.seat, "local": 2}[body.mode]
