@@ -5,9 +5,12 @@
 
 import { joinSeat } from "./account.js";
 import { ActionsPanel } from "./actions.js";
+import { ChatPanel } from "./chat.js";
+import { ConditionalsPanel } from "./conditionals.js";
 import { api, ApiError, codeText, errorText } from "./api.js";
 import { label, localView, t, tn } from "./i18n.js";
 import { MoveInput } from "./moves.js";
+import { Notifier } from "./notify.js";
 import { forgetGame, myGame, rememberGame, setSetting, settings } from "./store.js";
 import { clear, el, sideMarker, toast } from "./ui.js";
 import { Viewer } from "./viewer.js";
@@ -39,6 +42,7 @@ export class GamePage {
 
   destroy() {
     this.closed = true;
+    this.notifier.destroy();
     if (this.socket) this.socket.close();
     this.viewer.destroy();
   }
@@ -60,6 +64,10 @@ export class GamePage {
       hidden: true });
     this.settingsBox = el("div", { class: "settings" });
     this.buildSettings();
+    this.chat = new ChatPanel(this);
+    this.conditionals = new ConditionalsPanel(this);
+    this.notifier = new Notifier(this);
+    this.settingsBox.append(this.notifier.controls);
     const boardColumn = el("div", { class: "board-column" },
       v.status, this.aiBox, v.banner, v.boardHost, this.moves.confirmBar, this.moves.form,
       this.moves.error, v.historyBar);
@@ -68,6 +76,8 @@ export class GamePage {
       el("section", { class: "panel" }, v.info),
       el("section", { class: "panel" }, el("h2", {}, t("Moves")), v.moveList),
       el("section", { class: "panel" }, this.panel.offers, this.panel.actions),
+      this.conditionals.root,
+      this.chat.root,
       el("section", { class: "panel" }, this.settingsBox));
     this.root.append(boardColumn, side);
     container.append(this.root);
@@ -220,6 +230,10 @@ export class GamePage {
       case "error":
         this.showError(codeText(msg.code, msg.message));
         break;
+      case "chat":
+      case "chat_history":
+        this.chat.onMessage(msg);
+        break;
       case "presence":
         this.presence = msg;
         this.renderPlayers();
@@ -268,6 +282,9 @@ export class GamePage {
     this.renderAi();
     this.panel.render();
     const myTurn = this.isMyTurn();
+    this.notifier.update(myTurn);
+    this.chat.update();
+    this.conditionals.update();
     this.root.classList.toggle("my-turn", myTurn);
     this.moves.setEnabled(myTurn);
     const ply = this.viewer.lastPly;
