@@ -148,6 +148,7 @@ function codeTexts() {
     record_too_long: t("This record is too long to review here."),
     ai_busy: t("The computer is busy with your other games: try again in a moment."),
     ai_unavailable: t("The computer player is off on this server."),
+    rate_limited: t("Too many requests: wait a moment and try again."),
     bad_username: t("A username has 3 to 20 letters, digits, _ or -."),
     bad_password: t("A password has 8 to 256 characters."),
     username_taken: t("This username is taken."),

@@ -6,11 +6,13 @@
 // box and the confirm step; actions.js: resign, offers, rematch…), review.js, viewer.js
 // (the board, history and move list both game and review pages show), rules.js (a game's
 // rules page), learn.js (a game's tutorial), puzzles.js (a game's puzzles), profile.js (a
-// player's page); account.js is the header's log in / sign up and the guest's name.
+// player's page), leaderboard.js (a game's best ratings); account.js is the header's log in /
+// sign up and the guest's name.
 
 import { setupAccount } from "./account.js";
 import { GamePage } from "./game-page.js";
 import { language, languageNames, loadLanguage, switchLanguage, t } from "./i18n.js";
+import { LeaderboardPage } from "./leaderboard.js";
 import { LearnPage } from "./learn.js";
 import { LobbyPage } from "./lobby.js";
 import { ProfilePage } from "./profile.js";
@@ -72,5 +74,6 @@ startRouter(document.getElementById("app"), [
   [/^\/learn\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new LearnPage(root, game)],
   [/^\/puzzles\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new PuzzlesPage(root, game)],
   [/^\/@\/([A-Za-z0-9_-]+)\/?$/, (root, username) => new ProfilePage(root, username)],
+  [/^\/leaderboard\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new LeaderboardPage(root, game)],
   [/^\/(index\.html|static\/index\.html)?$/, (root) => new LobbyPage(root)],
 ]);

@@ -11,6 +11,7 @@ import { api, ApiError, codeText, errorText } from "./api.js";
 import { label, localView, t, tn } from "./i18n.js";
 import { MoveInput } from "./moves.js";
 import { Notifier } from "./notify.js";
+import { RatingsPanel } from "./ratings.js";
 import { forgetGame, myGame, rememberGame, setSetting, settings } from "./store.js";
 import { clear, el, sideMarker, toast } from "./ui.js";
 import { Viewer } from "./viewer.js";
@@ -51,6 +52,7 @@ export class GamePage {
     this.viewer = new Viewer(null, { onSubmit: (notation) => this.moves.submit(notation) });
     this.moves = new MoveInput(this);
     this.panel = new ActionsPanel(this);
+    this.ratings = new RatingsPanel(this);
     const v = this.viewer;
     this.root = el("div", { class: "game-page", "data-testid": "game-page" });
     v.host = this.root;
@@ -72,7 +74,8 @@ export class GamePage {
       v.status, this.aiBox, v.banner, v.boardHost, this.moves.confirmBar, this.moves.form,
       this.moves.error, v.historyBar);
     const side = el("aside", { class: "side-column" },
-      el("section", { class: "panel" }, this.players, this.connection, el("p", {}, this.rulesLink)),
+      el("section", { class: "panel" }, this.players, this.connection, this.ratings.root,
+        el("p", {}, this.rulesLink)),
       el("section", { class: "panel" }, v.info),
       el("section", { class: "panel" }, el("h2", {}, t("Moves")), v.moveList),
       el("section", { class: "panel" }, this.panel.offers, this.panel.actions),
@@ -281,6 +284,7 @@ export class GamePage {
     this.renderPlayers();
     this.renderAi();
     this.panel.render();
+    this.ratings.update();
     const myTurn = this.isMyTurn();
     this.notifier.update(myTurn);
     this.chat.update();

@@ -190,6 +190,7 @@ export class LobbyPage {
           game.teaching ? link(`/learn/${path}`, t("Learn"), "card-learn") : null,
           game.teaching ? link(`/rules/${path}`, t("Rules"), "card-rules") : null,
           puzzles,
+          link(`/leaderboard/${path}`, t("Leaderboard"), "card-leaderboard"),
           el("a", { href: "#new-game-h", class: "card-link", "data-testid": "card-options",
             onclick: (event) => {
               event.preventDefault();
