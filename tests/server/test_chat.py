@@ -254,3 +254,19 @@ def test_bad_chat_messages_keep_the_socket(shared_client):
         assert error["code"] == "not_your_seat" and error["ref"] == 2
         ws.send_json({"type": "chat", "text": "fine"})
         assert receive_until(ws, "chat")["message"]["text"] == "fine"
+
+
+def test_stored_on_each_database(database_url):
+    with TestClient(create_app(make_settings(database_url, ai_workers=0))) as client:
+        created = new_game(client, "xobo")
+        gid, t0, t1 = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+        first = say(client, gid, SCRIPT, t0).json()["message"]
+        second = say(client, gid, "ok", t1).json()["message"]
+        assert second["id"] > first["id"]
+        assert texts(read(client, gid, t1)) == [SCRIPT, "ok"]
+        r = client.post(
+            f"/api/games/{gid}/chat/settings", json={"chat_off": True}, headers=bearer(t0)
+        )
+        assert r.status_code == 200 and r.json()["chat_off"] is True
+        client.app.state.service._cache.clear()  # read back from the database
+        assert client.get(f"/api/games/{gid}").json()["chat_off"] is True

@@ -205,3 +205,25 @@ def test_multi_decision_turns(shared_client):
     assert snap["moves"] == theirs + mine
     assert snap["view"]["to_move"] == 0
     assert get(shared_client, gid, t1)["lines"] == []
+
+
+def test_fires_once_on_each_database(database_url):
+    """The conditional updates (the game's row touched, the lines advanced on their ply) on
+    SQLite and PostgreSQL."""
+    from fastapi.testclient import TestClient
+
+    from tablier.server.app import create_app
+
+    from .conftest import make_settings
+
+    with TestClient(create_app(make_settings(database_url, ai_workers=0))) as client:
+        created = new_game(client, "xobo")
+        gid, t0, t1 = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+        a = legal("xobo", [])[0]
+        reply = legal("xobo", [a])[0]
+        assert put(client, gid, t1, 0, [[a, reply]]).status_code == 200
+        assert put(client, gid, t1, 1, [[a, reply]]).status_code == 409
+        snap = move(client, gid, t0, 0, a)
+        assert snap["moves"] == [a, reply]
+        assert get(client, gid, t1)["lines"] == []
+        assert [m[1] for m in client.app.state.service.storage.load(gid)[1]] == [a, reply]
