@@ -27,6 +27,10 @@ VALUES = {
     "hello_timeout": ("2.5", 2.5),
     "cache_size": ("55", 55),
     "session_days": ("7.5", 7.5),
+    "challenge_expiry": ("120", 120.0),
+    "challenge_expiry_long": ("7200", 7200.0),
+    "game_expiry": ("3600", 3600.0),
+    "sweep_interval": ("5", 5.0),
 }
 SWITCHES = ["migrate", "sqlite_inline_writes", "access_log", "secure_cookies"]
 

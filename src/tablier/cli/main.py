@@ -410,6 +410,32 @@ def position_command(args: tuple[str, ...]) -> None:
     help="Write uvicorn's access log [TABLIER_ACCESS_LOG; on].",
 )
 @click.option(
+    "--challenge-expiry",
+    default=None,
+    type=FLOAT,
+    help="Seconds an open live or untimed challenge waits [TABLIER_CHALLENGE_EXPIRY; 600].",
+)
+@click.option(
+    "--challenge-expiry-long",
+    default=None,
+    type=FLOAT,
+    help="Seconds a correspondence or direct challenge waits "
+    "[TABLIER_CHALLENGE_EXPIRY_LONG; 259200].",
+)
+@click.option(
+    "--game-expiry",
+    default=None,
+    type=FLOAT,
+    help="Seconds a game between two people waits for both sides' first moves "
+    "[TABLIER_GAME_EXPIRY; 86400].",
+)
+@click.option(
+    "--sweep-interval",
+    default=None,
+    type=FLOAT,
+    help="Seconds between two expiry sweeps [TABLIER_SWEEP_INTERVAL; 30].",
+)
+@click.option(
     "--session-days",
     default=None,
     type=FLOAT,

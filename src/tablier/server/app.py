@@ -11,6 +11,7 @@ and resumes the AI's turns of unfinished games.  :func:`serve` runs it with uvic
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
@@ -24,12 +25,14 @@ from ..ai.players import LEVELS
 from . import errors
 from .accounts import ensure_ai_users
 from .ai import AIPool, ClientAddress
+from .challenges import sweep_forever
 from .middleware import Limits, install_log_filter
 from .migrate import upgrade
 from .ratelimit import RateLimiter
 from .ratings import settle_pending
 from .routers import (
     accounts,
+    challenges,
     games,
     learn,
     live,
@@ -101,9 +104,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settled = await settle_pending(service)  # rated games that ended before a stop
         if settled:
             log.info("settled the ratings of %d game(s)", settled)
+        sweeper = asyncio.create_task(sweep_forever(service))  # expiries (challenges.py)
         try:
             yield
         finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
             await service.close()
             if pool is not None:
                 await to_thread.run_sync(pool.shutdown)
@@ -125,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     app.include_router(games.router)
     app.include_router(ratings_router)
+    app.include_router(challenges.router)
     app.include_router(accounts.router)
     app.include_router(records.router)
     app.include_router(puzzles.router)

@@ -28,7 +28,9 @@ from .errors import ApiError, describe
 
 __all__ = [
     "MAX_MESSAGE",
+    "AcceptBody",
     "AnyMessage",
+    "ChallengeBody",
     "ChatBody",
     "ChatMessage",
     "ChatSettingsBody",
@@ -41,6 +43,7 @@ __all__ = [
     "CreateGame",
     "Credentials",
     "ErrorBody",
+    "GameSeat",
     "HelloMessage",
     "JoinBody",
     "LiveClock",
@@ -49,6 +52,7 @@ __all__ = [
     "OfferBody",
     "PingMessage",
     "RecordBody",
+    "TurnsBody",
     "error_responses",
     "parse_json",
     "read_message",
@@ -167,6 +171,55 @@ class ClaimBody(_Strict):
     """``POST /api/account/claim``: the seats to link to the logged-in account."""
 
     seats: Annotated[list[ClaimSeat], Field(max_length=200)]
+
+
+class ChallengeBody(_Strict):
+    """``POST /api/challenges``: a game offered to anyone, or to the player ``target``."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "game": "volo",
+                    "options": {"board": "mini"},
+                    "clock": {"kind": "live", "base": 300, "increment": 3},
+                    "rated": False,
+                    "colour": "random",
+                    "name": "Ann",
+                }
+            ]
+        }
+    )
+
+    game: Annotated[str, Field(min_length=1, max_length=40)]
+    options: Annotated[
+        dict[Annotated[str, Field(min_length=1, max_length=40)], OptionValue],
+        Field(max_length=20),
+    ] = {}
+    clock: ClockSpec | None = None
+    rated: StrictBool = False
+    colour: Literal["0", "1", "random"] = "random"
+    target: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    name: Annotated[str, Field(max_length=100)] = ""
+
+
+class AcceptBody(_Strict):
+    """``POST /api/challenges/<id>/accept``: the acceptor's name (a guest's)."""
+
+    name: Annotated[str, Field(max_length=100)] = ""
+
+
+class GameSeat(_Strict):
+    """A game and, optionally, the token of a seat held in it."""
+
+    id: Annotated[str, Field(min_length=1, max_length=32)]
+    token: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+
+
+class TurnsBody(_Strict):
+    """``POST /api/turns``: the games of a browser's list (whose turn in each)."""
+
+    games: Annotated[list[GameSeat], Field(max_length=50)]
 
 
 class RecordBody(_Strict):

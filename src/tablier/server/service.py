@@ -22,7 +22,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from anyio import to_thread
@@ -366,7 +366,10 @@ class GameService:
             "rating_change": None,
             "chat_off": False,
             "mutes": [False, False],
-            "expires": None,
+            # a game between two people expires unless both seats decide (challenges.py)
+            "expires": stamp + timedelta(seconds=self.settings.game_expiry)
+            if mode == "online"
+            else None,
             "hints": [0, 0],
         }
 
@@ -448,7 +451,9 @@ class GameService:
             seat = None
         offers_before = (live.draw_offer, live.undo_offer)
         with self._ai_room(live.id, live.ai_seat is not None):
-            live, prep = await self._change(live, lambda g: g.prepare_move(seat, ply, text))
+            live, prep = await self._change(
+                live, lambda g: _started_by(g, g.prepare_move(seat, ply, text))
+            )
             self._after_move(live, prep, ref, sender, offers_before)
         await conditionals.after_move(self, live, prep)
         return live
@@ -515,6 +520,17 @@ class GameService:
         live, _ = await self._change(live, lambda g: g.prepare_resign(seat))
         self.broadcast_snapshot(live)
         return live
+
+    async def abort_unstarted(self, game_id: str) -> bool:
+        """Abort an active game that is past its ``expires`` before both seats decided
+        (status ``aborted``, ``decided`` ``expired``); False when it had started or ended."""
+        live = await self.get(game_id)
+        if live.status != "active":
+            return False
+        live, prep = await self._change(live, _expiry)
+        if prep.kind == "abort":
+            self.broadcast_snapshot(live)
+        return prep.kind == "abort"
 
     async def rematch(self, game_id: str, seat: int | None) -> tuple[str, dict[str, str]]:
         """The rematch (colours swapped) and a new token for ``seat``'s seat in it.
@@ -756,6 +772,32 @@ def _ai_moves_first(row: dict[str, Any]) -> bool:
     if row["ai_seat"] is None:
         return False
     return bool(registry.from_spec(row["spec"]).initial_state().to_move == row["ai_seat"])
+
+
+def _started_by(live: LiveGame, prep: Prepared) -> Prepared:
+    """``prep`` (a move), clearing the game's expiry when it is the first decision of the
+    second seat to decide: both seats have then played."""
+    if live.mode == "online" and prep.seat in (0, 1):
+        movers = set(live.movers)
+        if prep.seat not in movers and 1 - prep.seat in movers:
+            prep.change.values["expires"] = None
+    return prep
+
+
+def _expiry(live: LiveGame) -> Prepared:
+    """Abort an unstarted game (the sweep found it past its ``expires``); a game where both
+    seats decided has started: only its stale expiry is cleared."""
+    if live.status != "active" or {0, 1} <= set(live.movers):
+        return Prepared(Change(values={"expires": None}), "values")
+    values = {
+        "status": "aborted",
+        "decided": "expired",
+        "result": None,
+        "draw_offer": None,
+        "undo_offer": None,
+        "expires": None,
+    }
+    return Prepared(Change(values=values), "abort")
 
 
 def _ai_decision(live: LiveGame, seat: int | None, version: int, notation: str) -> Prepared:

@@ -118,6 +118,35 @@ class Settings(BaseSettings):
         True, description="run SQLite commits on the event loop (they are short)"
     )
     access_log: bool = Field(True, description="write uvicorn's access log")
+    challenge_expiry: Annotated[
+        float,
+        Field(
+            ge=10,
+            le=30 * 86400,
+            description="seconds an open challenge (live or untimed) waits for an opponent",
+        ),
+    ] = 600.0
+    challenge_expiry_long: Annotated[
+        float,
+        Field(
+            ge=10,
+            le=30 * 86400,
+            description="seconds a correspondence or direct challenge waits for an answer",
+        ),
+    ] = 3 * 86400.0
+    game_expiry: Annotated[
+        float,
+        Field(
+            ge=10,
+            le=365 * 86400,
+            description="seconds a game between two people may wait for both sides' first "
+            "decisions before it is aborted",
+        ),
+    ] = 86400.0
+    sweep_interval: Annotated[
+        float,
+        Field(gt=0, le=3600, description="seconds between two expiry sweeps"),
+    ] = 30.0
     clock_sweep: Annotated[
         float,
         Field(
