@@ -206,6 +206,10 @@ def advance(engine: Engine, game_id: str, ply: int, played: str) -> dict[int, li
     """Advance every seat's lines past the decision ``played`` at ``ply``; answer the lines
     each seat has left (only the rows this call advanced)."""
     left: dict[int, list[list[str]]] = {}
+    query = select(_conditionals.c.seat).where(_conditionals.c.game_id == game_id).limit(1)
+    with engine.connect() as conn:
+        if conn.execute(query).first() is None:
+            return left  # the usual case: a read, no write transaction
     with engine.begin() as conn:
         rows = conn.execute(
             select(_conditionals.c.seat, _conditionals.c.ply, _conditionals.c.lines).where(
