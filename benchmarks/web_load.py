@@ -24,7 +24,9 @@ second seat's; 0: none, to keep the client light), each saying hello with its se
 With several servers, seat *s* of slot *i* talks to server *(i + s) mod N* only — its
 REST requests and its WebSocket — so every move is made on one process and must reach the
 other seat's browser on another (the cross-process broker), and the next ``GET /legal`` is
-answered by that other process.  Then, as the browser does: the seat to move fetches
+answered by that other process; with ``--spread request`` each REST request goes to any of
+the servers at random (a proxy without sticky sessions; the WebSockets stay put).  Then, as
+the browser does: the seat to move fetches
 ``GET /api/games/<id>/legal`` (with its Bearer token) when the previous move reaches its
 WebSocket, thinks (uniform in ``--think LO-HI`` seconds), and sends a random legal decision
 with ``POST /api/games/<id>/moves`` ``{"ply", "move"}``.  A slot stops after ``--plies``
@@ -202,6 +204,31 @@ class Http:
         self.reader = self.writer = None
 
 
+class Tab:
+    """A seat's browser tab: its kept-alive connection to its own server, or with
+    ``--spread request`` one to every server, a request going to any of them at random (a
+    proxy spreading requests without sticky sessions)."""
+
+    def __init__(
+        self, servers: list[str], home: int, spread: str, stats: Stats, rng: random.Random
+    ) -> None:
+        urls = servers if spread == "request" else [servers[home]]
+        self.conns = [Http(u, stats) for u in urls]
+        self.rng = rng
+
+    async def request(
+        self, method: str, path: str, payload: Any = None, token: str | None = None
+    ) -> tuple[Any, float]:
+        """Send a request through one of the tab's connections."""
+        conn = self.conns[0] if len(self.conns) == 1 else self.rng.choice(self.conns)
+        return await conn.request(method, path, payload, token)
+
+    async def close(self) -> None:
+        """Close the connections."""
+        for conn in self.conns:
+            await conn.close()
+
+
 # -- one game slot ---------------------------------------------------------------------
 
 
@@ -296,7 +323,7 @@ def clock_body(text: str | None) -> dict | None:
 
 
 async def open_game(
-    shared: Shared, slot: int, http: list[Http], rng: random.Random
+    shared: Shared, slot: int, http: list[Tab], rng: random.Random
 ) -> tuple[Game, dict, list]:
     """Create a game on seat 0's server and open its seats' WebSockets."""
     args, stats = shared.args, shared.stats
@@ -343,7 +370,7 @@ async def play_slot(shared: Shared, slot: int) -> None:
     args, stats = shared.args, shared.stats
     rng = random.Random(args.seed * 100_003 + slot)
     servers = shared.servers
-    http = [Http(servers[(slot + seat) % len(servers)], stats) for seat in (0, 1)]
+    http = [Tab(servers, (slot + seat) % len(servers), args.spread, stats, rng) for seat in (0, 1)]
     low, high = args.think
     made = 0
     game = None
@@ -706,6 +733,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--game", default="all", help="a game's name, or all (in turn)")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--servers", default=None, help="URL1,URL2: drive running servers")
+    parser.add_argument(
+        "--spread",
+        choices=["seat", "request"],
+        default="seat",
+        help="several servers: each seat on its own (seat) or each request anywhere (request)",
+    )
     parser.add_argument("--spawn", type=int, default=1, help="server processes to start")
     parser.add_argument(
         "--database", default="sqlite", help="of spawned servers: sqlite, pg or postgresql://…"
