@@ -338,3 +338,38 @@ def test_the_leaderboard_orders_and_bounds(app_client):
 def test_the_leaderboard_page_is_the_client(app_client):
     r = app_client.get("/leaderboard/volo")
     assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+
+
+def test_a_rated_challenge_between_two_accounts(app_client):
+    """The whole path: two accounts, a rated challenge accepted, a resignation; the change
+    shows in the snapshot, on both profiles and (asked for provisional ratings) on the
+    leaderboard."""
+    client = app_client
+    app = client.app
+    players = []
+    for name in ("Alice", "Boris"):
+        c = TestClient(app)
+        csrf = {"X-CSRF-Token": c.get("/api/account").json()["csrf"]}
+        body = {"username": name, "password": "correct horse battery"}
+        assert c.post("/api/account/signup", json=body, headers=csrf).status_code == 201
+        players.append((c, csrf))
+    (ann, ann_csrf), (bob, bob_csrf) = players
+    body = {"game": "xobo", "rated": True, "colour": "0"}
+    r = ann.post("/api/challenges", json=body, headers=ann_csrf)
+    assert r.status_code == 201, r.text
+    r = bob.post(f"/api/challenges/{r.json()['challenge']['id']}/accept", headers=bob_csrf)
+    assert r.status_code == 200, r.text
+    accepted = r.json()
+    gid, seat = accepted["id"], accepted["seat"]
+    assert accepted["game"]["rated"] is True and accepted["game"]["rating_change"] is None
+    r = bob.post(f"/api/games/{gid}/resign", headers=bearer(accepted["tokens"][str(seat)]))
+    assert r.status_code == 200, r.text
+    change = wait_settled(client, gid)["rating_change"]
+    assert change[seat]["delta"] < 0 < change[1 - seat]["delta"]
+    for name, won in (("Alice", True), ("Boris", False)):
+        (rating,) = client.get(f"/api/players/{name}").json()["ratings"]
+        assert rating["games"] == 1 and rating["provisional"] is True
+        assert (rating["rating"] > 1500) is won
+    board = client.get("/api/leaderboard/xobo?provisional=true").json()
+    assert [p["username"] for p in board["players"]] == ["Alice", "Boris"]
+    assert client.get("/api/leaderboard/xobo").json()["players"] == []  # provisional
