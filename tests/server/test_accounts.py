@@ -280,6 +280,10 @@ def test_seat_token_for_another_device(client, app):
     fresh = r.json()
     assert fresh["seat"] == 1 and fresh["link"].endswith(f"#seat={fresh['token']}")
     assert client.get(f"/api/games/{game['id']}", headers=bearer(fresh["token"])).json()["you"] == 1
+    for _ in range(16 - 2):  # the creator's token, the one above, then up to 16
+        assert client.post(f"/api/games/{game['id']}/seat", headers=csrf(client)).status_code == 200
+    r = client.post(f"/api/games/{game['id']}/seat", headers=csrf(client))
+    assert r.status_code == 409 and r.json()["error"]["code"] == "too_many_tokens"
     with TestClient(app) as other:
         signup(other, "kim")
         r = other.post(f"/api/games/{game['id']}/seat", headers=csrf(other))

@@ -108,6 +108,23 @@ def test_two_accounts_sign_up_and_play(live_server, new_page, screenshot):
     click_cell(ann, "e5")
     expect_ply(ben, 1)
 
+    # Ann on another device: logged in, the game's page gives her her seat back
+    game_url = ben.url.split("#")[0]
+    other_device = new_page()
+    other_device.goto(f"{live_server.url}/")
+    other_device.get_by_test_id("open-login").click()
+    other_device.fill("[data-testid=account-username]", ann_name)
+    other_device.fill("[data-testid=account-password]", "a long password")
+    other_device.click("[data-testid=account-submit]")
+    expect(other_device.get_by_test_id("account-name")).to_have_text(ann_name)
+    other_device.goto(game_url)
+    expect(other_device.get_by_test_id("seat-0")).to_contain_text("you")
+    click_cell(ben, "a1")
+    expect_ply(other_device, 2)
+    set_confirm(other_device, False)
+    other_device.locator("[data-cell].target").first.click()
+    expect_ply(ben, 3)
+
     # the profile page lists the game; log out shows the log in button again
     ben.goto(f"{live_server.url}/@/{ann_name}")
     expect(ben.get_by_test_id("profile-name")).to_have_text(ann_name)

@@ -4,11 +4,12 @@
 // page) and "Log out" for an account.  Logging in or signing up links the seats this
 // browser holds to the account (POST /api/account/claim).  On a game page, the holder of a
 // seat gives the seat their name (a guest's, kept in localStorage) or their account
-// (POST /api/games/<id>/join).
+// (POST /api/games/<id>/join); an account opening its game on another device gets a fresh
+// token for its seat (POST /api/games/<id>/seat).
 
 import { api, errorText } from "./api.js";
 import { t, tn } from "./i18n.js";
-import { heldSeats, playerName, setPlayerName } from "./store.js";
+import { heldSeats, playerName, rememberGame, setPlayerName } from "./store.js";
 import { clear, el, toast } from "./ui.js";
 
 let current = null; // {id, username, kind} or null (a guest)
@@ -148,6 +149,10 @@ async function logout() {
 export async function joinSeat(page) {
   await accountReady();
   const snap = page.snap;
+  if (snap && !page.token && current && snap.mode !== "local") {
+    await seatFromAccount(page, snap);
+    return;
+  }
   if (!snap || !page.token || snap.mode === "local" || (snap.you !== 0 && snap.you !== 1)) return;
   const seat = snap.you;
   const player = (snap.players || [])[seat] || {};
@@ -164,6 +169,25 @@ export async function joinSeat(page) {
   }
   if (info.name) return; // named at creation
   askName(page);
+}
+
+/**
+ * On a device without the seat's link, an account that holds a seat of the game gets a
+ * fresh token for it (POST /api/games/<id>/seat) and the page opens again with it.
+ */
+async function seatFromAccount(page, snap) {
+  const mine = (snap.players || []).findIndex((p) => p && p.kind === "account" && p.user === current.id);
+  const guard = `tablier.minted.${page.id}`;
+  if (mine < 0 || sessionStorage.getItem(guard)) return;
+  try {
+    const made = await api.seatToken(page.id);
+    sessionStorage.setItem(guard, "1");
+    rememberGame(page.id, { token: made.token, seat: made.seat, game: snap.game, title: snap.title,
+      mode: snap.mode });
+    location.reload();
+  } catch (err) {
+    toast(errorText(err), "error");
+  }
 }
 
 async function send(page, name) {

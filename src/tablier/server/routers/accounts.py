@@ -56,7 +56,7 @@ from ..service import GameService, new_token
 from ..storage import Change
 from ..tables import BOTH, GameRow, RatingRow
 
-__all__ = ["PROVISIONAL_RD", "router"]
+__all__ = ["MAX_SEAT_TOKENS", "PROVISIONAL_RD", "router"]
 
 log = logging.getLogger("tablier.server")
 
@@ -65,6 +65,9 @@ router = APIRouter(prefix="/api", tags=["accounts"])
 _games: Table = GameRow.__table__  # type: ignore[assignment]
 _ratings: Table = RatingRow.__table__  # type: ignore[assignment]
 _JSON: dict[str, Any] = {"content": {"application/json": {}}}
+
+#: The most tokens a seat may have (each device asks for one): the table stays bounded.
+MAX_SEAT_TOKENS = 16
 
 #: A rating whose deviation is over this is shown as provisional ("?"), as on lichess.
 PROVISIONAL_RD = 110.0
@@ -206,7 +209,7 @@ def _links(request: Request, game_id: str, key: str, token: str) -> str:
 
 @router.post(
     "/games/{game_id}/seat",
-    responses={200: _JSON, **error_responses(401, 403, 404)},
+    responses={200: _JSON, **error_responses(401, 403, 404, 409)},
     response_class=Response,
     dependencies=[Depends(csrf_protect)],
 )
@@ -214,12 +217,17 @@ async def mint_seat(
     game_id: str, request: Request, user: CurrentUser, service: Service
 ) -> Response:
     """A fresh token for the seat of the game that the logged-in account holds (to play
-    from another device): ``{"seat", "token", "link"}``; ``403 not_your_game`` otherwise."""
+    from another device): ``{"seat", "token", "link"}``; ``403 not_your_game`` otherwise,
+    ``409 too_many_tokens`` past :data:`MAX_SEAT_TOKENS` tokens for the seat."""
     live = await service.get(check_game_id(game_id))
     seats = [i for i in (0, 1) if live.users[i] == user.id and i != live.ai_seat]
     if not seats:
         raise ApiError(403, "not_your_game", "your account holds no seat in this game")
     seat = seats[0]
+    if sum(1 for s, _ in live.tokens if s == seat) >= MAX_SEAT_TOKENS:
+        raise ApiError(
+            409, "too_many_tokens", f"this seat has {MAX_SEAT_TOKENS} tokens already: use one"
+        )
     token = new_token()
     digest = hash_token(token)
     await service.write(service.storage.add_token, live.id, seat, digest)
