@@ -339,7 +339,10 @@ export class GamePage {
     const view = this.liveView;
     if (!view) return;
     if (!this.active) {
-      s.append(el("span", {}, t("Game over")));
+      // an unstarted game between people expires (docs/web.md, Challenges: Expiry)
+      const over = this.snap && this.snap.status === "aborted"
+        ? t("Aborted: the game did not start in time") : t("Game over");
+      s.append(el("span", { "data-testid": "game-over" }, over));
       return;
     }
     const seat = view.to_move;

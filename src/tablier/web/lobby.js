@@ -3,6 +3,7 @@
 // for review.
 
 import { api, errorText, request } from "./api.js";
+import { ChallengesPanel, gameTurns, yourTurnFirst } from "./challenges.js";
 import { hasLabel, label, language, t, tn } from "./i18n.js";
 import { navigate } from "./router.js";
 import { forgetGame, myGames, playerName, rememberGame, saveReview, setPlayerName } from "./store.js";
@@ -93,15 +94,26 @@ export class LobbyPage {
     container.append(this.root);
     this.cards = el("section", { class: "game-cards", "aria-label": t("Games"),
       "data-testid": "game-cards" });
+    this.challenges = el("section", { class: "panel challenges", "aria-labelledby": "challenges-h",
+      "data-testid": "challenges-panel" });
     this.newGame = el("section", { class: "panel new-game", "aria-labelledby": "new-game-h" });
     this.mine = el("section", { class: "panel my-games" });
     this.recent = el("section", { class: "panel recent-games" });
     this.records = el("section", { class: "panel open-record" });
-    this.root.append(this.cards, this.newGame, this.mine, this.recent, this.records);
+    this.root.append(this.cards, this.challenges, this.newGame, this.mine, this.recent, this.records);
     this.closed = false;
     this.boards = [];
+    this.turns = {};
     this.buildRecordForm();
     this.showMyGames();
+    gameTurns(myGames()).then((turns) => { // "your turn" games first (challenges.js)
+      if (this.closed) return;
+      this.turns = turns;
+      this.showMyGames();
+    });
+    catalog().then((data) => {
+      if (!this.closed) this.challengesPanel = new ChallengesPanel(this.challenges, byDifficulty(data.games || []));
+    }).catch(() => {});
     this.buildCards().catch((err) => {
       this.cards.append(el("p", { class: "error" }, t("Cannot load the games: {error}", { error: errorText(err) })));
     });
@@ -113,6 +125,7 @@ export class LobbyPage {
 
   destroy() {
     this.closed = true;
+    if (this.challengesPanel) this.challengesPanel.destroy();
     for (const board of this.boards) if (board.destroy) board.destroy();
     this.boards = [];
   }
@@ -371,7 +384,7 @@ export class LobbyPage {
   showMyGames() {
     clear(this.mine);
     this.mine.append(el("h2", {}, t("My games")));
-    const list = myGames();
+    const list = yourTurnFirst(myGames(), this.turns || {});
     if (!list.length) {
       this.mine.append(el("p", { class: "hint" }, t("Games you create or join appear here.")));
       return;
@@ -381,8 +394,11 @@ export class LobbyPage {
       const side = g.seat === "both" ? t("both sides") : g.seat === undefined || g.seat === null
         ? "" : t("seat {n}", { n: Number(g.seat) + 1 });
       const when = g.created ? new Date(g.created).toLocaleString() : "";
+      const turn = this.turns && this.turns[g.id] && this.turns[g.id].your_turn;
       ul.append(
-        el("li", {},
+        el("li", { "data-your-turn": turn ? "1" : "0" },
+          turn ? el("span", { class: "badge your-turn", "data-testid": "your-turn" }, t("Your turn")) : null,
+          turn ? " " : null,
           el("a", { href: `/g/${g.id}`, "data-internal": true, "data-testid": "my-game-link" },
             gameTitle(g.game, g.title || g.game || t("game"))),
           el("span", { class: "meta" }, ` ${[modeText(g.mode), side, when].filter(Boolean).join(" · ")} `),
