@@ -152,13 +152,14 @@ export class ChatPanel {
       body.name = store.playerName();
     }
     this.sendButton.disabled = true;
+    this.input.value = ""; // at once: the player may type the next one meanwhile
     try {
       const answer = await request("POST", `/api/games/${encodeURIComponent(this.page.id)}/chat`,
         { token: this.page.token, body });
-      this.input.value = "";
       this.showError("");
       if (answer && answer.message) this.onMessage({ type: "chat", message: answer.message });
     } catch (err) {
+      if (!this.input.value) this.input.value = text; // refused: the text comes back
       this.showError(chatErrorText(err));
     } finally {
       this.update();
