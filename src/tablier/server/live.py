@@ -66,7 +66,16 @@ class Prepared:
 class LiveGame:
     """One game in memory (see the module docstring)."""
 
-    def __init__(self, row: dict[str, Any], moves: list[tuple], tokens: list):
+    def __init__(
+        self,
+        row: dict[str, Any],
+        moves: list[tuple],
+        tokens: list,
+        reuse: LiveGame | None = None,
+    ):
+        """The game of a database row, its moves and its tokens.  ``reuse``: an older copy
+        of the same game, whose decisions are taken as they are where the moves agree (a
+        copy refreshed after another process's change replays only what is new)."""
         self.id: str = row["id"]
         self.game: Game = registry.from_spec(row["spec"])
         self.mode: str = row["mode"]
@@ -83,13 +92,13 @@ class LiveGame:
         self.undo_offer: int | None = row["undo_offer"]
         self.rematch_id: str | None = row["rematch_id"]
         self.rematch_of: str | None = row["rematch_of"]
-        #: a rated game, and once settled each seat's rating change (server/ratings.py)
-        self.rated: bool = bool(row.get("rated") or False)
-        self.rating_change: list[dict] | None = row.get("rating_change")
         #: the players' chat room is turned off (server/chat.py)
         self.chat_off: bool = bool(row.get("chat_off") or False)
         #: per seat, whether it muted the other seat's chat
         self.mutes: list[bool] = [bool(m) for m in (row.get("mutes") or [False, False])]
+        #: a rated game, and once settled each seat's rating change (server/ratings.py)
+        self.rated: bool = bool(row.get("rated") or False)
+        self.rating_change: list[dict] | None = row.get("rating_change")
         self.created: datetime = row["created"]
         self.updated: datetime = row["updated"]
         self.tokens: list[tuple[int, str]] = [(int(s), str(h)) for s, h in tokens]
@@ -106,11 +115,22 @@ class LiveGame:
         self.movers: list[int] = []
         #: the mover's clock after each decision (ms; None: no clock)
         self.clock_ms: list[int | None] = []
+        shared = 0
+        if reuse is not None and reuse.game.spec == self.game.spec:
+            limit = min(len(moves), reuse.ply)
+            while shared < limit and moves[shared][1] == reuse.notations[shared]:
+                shared += 1
         for ply, notation, seat, *times in moves:
             if ply != len(self.moves):
                 raise RuntimeError(f"game {self.id}: move {ply} stored out of order")
-            move = self.game.parse_move(state, notation)
-            state = state.apply(move)
+            if ply < shared:
+                assert reuse is not None
+                move = reuse.moves[ply]
+                if ply == shared - 1:
+                    state = reuse.state_at(shared)
+            else:
+                move = self.game.parse_move(state, notation)
+                state = state.apply(move)
             self.moves.append(move)
             self.notations.append(notation)
             self.movers.append(seat)
@@ -266,10 +286,10 @@ class LiveGame:
             if self.ai_seat is None
             else {"level": self.ai_level, "seat": self.ai_seat, "thinking": thinking},
             "rematch": self.rematch_id,
-            "rated": self.rated,
-            "rating_change": self.rating_change,
             "chat_off": self.chat_off,
             "muted": list(self.mutes),
+            "rated": self.rated,
+            "rating_change": self.rating_change,
             "clock": clocks.clock_view(self, at or now()),
             "created": iso(self.created),
             "updated": iso(self.updated),
@@ -376,10 +396,10 @@ class LiveGame:
         for key in ("status", "result", "decided", "draw_offer", "undo_offer", "rematch_id"):
             if key in change.values:
                 setattr(self, key, change.values[key])
-        for key in ("clock_left", "turn_since", "deadline"):
+        for key in ("rated", "rating_change"):
             if key in change.values:
                 setattr(self, key, change.values[key])
-        for key in ("rated", "rating_change"):
+        for key in ("clock_left", "turn_since", "deadline"):
             if key in change.values:
                 setattr(self, key, change.values[key])
         for key in ("names", "users"):

@@ -35,7 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from .tables import GameRow, MoveRow, TokenRow
+from .tables import AIClaimRow, GameRow, MoveRow, TokenRow
 
 __all__ = ["Change", "Checkpointer", "NewGame", "Storage", "make_engine", "now"]
 
@@ -45,6 +45,7 @@ log = logging.getLogger("tablier.server.storage")
 _games = cast(Table, GameRow.__table__)
 _moves = cast(Table, MoveRow.__table__)
 _tokens = cast(Table, TokenRow.__table__)
+_claims = cast(Table, AIClaimRow.__table__)
 
 
 def now() -> datetime:
@@ -280,3 +281,105 @@ class Storage:
                 select(_games.c.id).where(_games.c.status == "active", _games.c.mode == "ai")
             ).all()
         return [r[0] for r in rows]
+
+    # -- AI claims (several processes: each AI turn is searched by one of them) ----------
+
+    def claim_ai(self, game_id: str, version: int, owner: str, stale_before: datetime) -> bool:
+        """Claim the AI's turn at ``version`` of a game for ``owner``; False when another
+        owner holds it.  The ``(game_id, version)`` primary key admits one claim; a claim of
+        ``owner`` itself, or one not renewed since ``stale_before`` (its process died), is
+        taken over by a conditional update."""
+        stamp = now()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(_claims).values(
+                        game_id=game_id, version=version, owner=owner, claimed=stamp
+                    )
+                )
+            return True
+        except IntegrityError:
+            pass
+        with self.engine.begin() as conn:
+            result = conn.execute(
+                update(_claims)
+                .where(
+                    _claims.c.game_id == game_id,
+                    _claims.c.version == version,
+                    (_claims.c.owner == owner) | (_claims.c.claimed < stale_before),
+                )
+                .values(owner=owner, claimed=stamp)
+            )
+            return result.rowcount == 1
+
+    def renew_ai_claims(self, owner: str, game_ids: list[str]) -> None:
+        """Mark the claims of ``owner`` on these games as alive now."""
+        if not game_ids:
+            return
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(_claims)
+                .where(_claims.c.owner == owner, _claims.c.game_id.in_(game_ids))
+                .values(claimed=now())
+            )
+
+    def release_ai_claims(self, game_id: str, below: int) -> None:
+        """Forget the claims of a game's versions before ``below`` (their turn is played)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(_claims).where(_claims.c.game_id == game_id, _claims.c.version < below)
+            )
+
+    def abandon_ai_claims(self, owner: str) -> list[tuple[str, int]]:
+        """Make every claim of ``owner`` stale at once (it stops: another process, or its
+        successor, may take them over); return their ``(game_id, version)``."""
+        epoch = datetime(2000, 1, 1, tzinfo=UTC)
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                select(_claims.c.game_id, _claims.c.version).where(_claims.c.owner == owner)
+            ).all()
+            conn.execute(update(_claims).where(_claims.c.owner == owner).values(claimed=epoch))
+        return [(r[0], r[1]) for r in rows]
+
+    def stale_ai_claims(self, stale_before: datetime, limit: int) -> list[tuple[str, int]]:
+        """Claims not renewed since ``stale_before`` on the current version of an active
+        game: AI turns whose process died before playing them."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(_claims.c.game_id, _claims.c.version)
+                .join(
+                    _games,
+                    (_games.c.id == _claims.c.game_id) & (_games.c.version == _claims.c.version),
+                )
+                .where(_games.c.status == "active", _claims.c.claimed < stale_before)
+                .order_by(_claims.c.claimed)
+                .limit(limit)
+            ).all()
+        return [(r[0], r[1]) for r in rows]
+
+    def tidy_ai_claims(self) -> int:
+        """Delete the claims of versions that are not a game's current one any more."""
+        current = (
+            select(_games.c.id)
+            .where(
+                _games.c.id == _claims.c.game_id,
+                _games.c.version == _claims.c.version,
+                _games.c.status == "active",
+            )
+            .exists()
+        )
+        with self.engine.begin() as conn:
+            return int(conn.execute(delete(_claims).where(~current)).rowcount or 0)
+
+    def versions(self, game_ids: list[str]) -> dict[str, int]:
+        """The current ``version`` of each of these games (those that exist)."""
+        found: dict[str, int] = {}
+        with self.engine.connect() as conn:
+            for i in range(0, len(game_ids), 500):
+                rows = conn.execute(
+                    select(_games.c.id, _games.c.version).where(
+                        _games.c.id.in_(game_ids[i : i + 500])
+                    )
+                ).all()
+                found.update((r[0], r[1]) for r in rows)
+        return found
