@@ -21,7 +21,7 @@ def account(live_server, name: str) -> tuple[httpx.Client, dict[str, str]]:
     return client, csrf
 
 
-def test_the_rating_change_and_the_leaderboard(live_server, new_page):
+def test_the_rating_change_and_the_leaderboard(live_server, new_page, screenshot):
     suffix = secrets.token_hex(3)
     ann_name, bob_name = f"ann{suffix}", f"bob{suffix}"
     ann, ann_csrf = account(live_server, ann_name)
@@ -50,6 +50,7 @@ def test_the_rating_change_and_the_leaderboard(live_server, new_page):
             expect(loser).to_contain_text("1500 → 1338? (−162)")
             expect(winner).to_contain_text("1500 → 1662? (+162)")
             assert int(loser.get_attribute("data-delta")) == -162
+        screenshot(page, "ratings-game-over")
 
         # the leaderboard: nobody established yet; with the provisional ratings, both
         page.get_by_test_id("leaderboard-link").click()
@@ -60,6 +61,7 @@ def test_the_rating_change_and_the_leaderboard(live_server, new_page):
         expect(rows.filter(has_text=ann_name)).to_contain_text("1662?")
         expect(rows.filter(has_text=bob_name)).to_contain_text("1338?")
         assert "provisional=true" in page.url
+        screenshot(page, "ratings-leaderboard")
     finally:
         ann.close()
         bob.close()
