@@ -27,6 +27,8 @@ VALUES = {
     "hello_timeout": ("2.5", 2.5),
     "cache_size": ("55", 55),
     "session_days": ("7.5", 7.5),
+    "process_id": ("web-2", "web-2"),
+    "ai_claim_timeout": ("12.5", 12.5),
     "challenge_expiry": ("120", 120.0),
     "challenge_expiry_long": ("7200", 7200.0),
     "game_expiry": ("3600", 3600.0),

@@ -447,6 +447,19 @@ def position_command(args: tuple[str, ...]) -> None:
     help="Mark the cookies Secure even on plain http, e.g. behind a proxy that serves "
     "https [TABLIER_SECURE_COOKIES; off: Secure only over https].",
 )
+@click.option(
+    "--process-id",
+    default=None,
+    help="This process's name among the site's, in AI claims and events "
+    "[TABLIER_PROCESS_ID; host:pid:random].",
+)
+@click.option(
+    "--ai-claim-timeout",
+    default=None,
+    type=FLOAT,
+    help="Seconds after which another process takes over the AI turn of a process that "
+    "stopped renewing its claim [TABLIER_AI_CLAIM_TIMEOUT; 30].",
+)
 def serve_command(ai_specs: tuple[str, ...], rate_limits: tuple[str, ...], **flags: Any) -> None:
     """Start the web server (default http://127.0.0.1:8000); see docs/web.md.
 

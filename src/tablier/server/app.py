@@ -25,6 +25,7 @@ from ..ai.players import LEVELS
 from . import errors
 from .accounts import ensure_ai_users
 from .ai import AIPool, ClientAddress
+from .broker import make_broker
 from .challenges import sweep_forever
 from .middleware import Limits, install_log_filter
 from .migrate import upgrade
@@ -92,8 +93,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if settings.ai_workers > 0
             else None
         )
-        service = GameService(settings, storage, pool)
+        service = GameService(settings, storage, pool, make_broker(settings.database_url))
         app.state.service = service
+        await service.start()  # joins the other processes of the database (cluster.py)
         await to_thread.run_sync(warm_up)
         gc.collect()
         gc.freeze()  # what start-up built lives on: keep it out of the collector's way

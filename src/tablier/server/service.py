@@ -33,6 +33,8 @@ from ..ai.players import LEVELS
 from ..core.errors import TablierError
 from . import clocks, conditionals, ratings
 from .ai import AIPool, AIWorkerLost, Thought, current_client
+from .broker import Broker, LocalBroker
+from .cluster import Cluster, process_name, seat_counts
 from .errors import ApiError
 from .live import LiveGame, Prepared, hash_token, summary_of_row
 from .players import ai_user_id, clean_name
@@ -104,7 +106,13 @@ class _AIJob:
 class GameService:
     """Games in memory, their WebSocket connections and the AI (see the module docstring)."""
 
-    def __init__(self, settings: Settings, storage: Storage, ai: AIPool | None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        storage: Storage,
+        ai: AIPool | None,
+        broker: Broker | None = None,
+    ) -> None:
         self.settings = settings
         self.storage = storage
         self.ai = ai
@@ -115,6 +123,12 @@ class GameService:
         self._reserved: dict[tuple[str, str], int] = {}  # (client, game) -> changes under way
         self._tasks: set[asyncio.Task] = set()
         self.closing = False
+        #: the other processes of the database (cluster.py); alone without a broker
+        self.cluster = Cluster(
+            self,
+            broker or LocalBroker(f"service:{id(self)}"),
+            settings.process_id or process_name(),
+        )
         #: the clocks' time (tests put a fake clock here)
         self.now: Callable[[], datetime] = now
         self.clock_keeper = clocks.ClockKeeper(self, settings.clock_sweep)
@@ -123,6 +137,10 @@ class GameService:
         # right on the event loop, which saves two thread hand-offs per move.  PostgreSQL
         # writes wait on the network: they run in worker threads.
         self._inline = storage.engine.dialect.name == "sqlite" and settings.sqlite_inline_writes
+
+    async def start(self) -> None:
+        """Join the other processes of the database (see cluster.py)."""
+        await self.cluster.start()
 
     async def write(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a database write (with the engine work that prepares it)."""
@@ -136,6 +154,8 @@ class GameService:
         """The game ``game_id``, loaded from the database if needed; 404 when unknown."""
         live = self._cache.get(game_id)
         if live is not None:
+            if game_id in self.cluster.stale:  # another process changed it
+                return await self._refresh(live)
             self._cache.move_to_end(game_id)
             return live
         pending = self._loading.get(game_id)
@@ -155,13 +175,46 @@ class GameService:
         self._remember(live)
         return live
 
-    def _load(self, game_id: str) -> LiveGame:
+    def _load(self, game_id: str, reuse: LiveGame | None = None) -> LiveGame:
         data = self.storage.load(game_id)
         if data is None:
             raise ApiError(404, "not_found", f"there is no game {game_id!r}")
-        live = LiveGame(*data)
+        live = LiveGame(*data, reuse=reuse)
         live.warm()
         return live
+
+    async def _refresh(self, live: LiveGame) -> LiveGame:
+        """Read a game again whose database row moved on (another process changed it).
+
+        Only the moves that are new are replayed; the copy read replaces the one in memory
+        unless a newer one is there (a change committed here meanwhile).
+        """
+        pending = self._loading.get(live.id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        self.cluster.stale.discard(live.id)  # an event from now on marks it again
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._loading[live.id] = future
+        try:
+            fresh = await to_thread.run_sync(self._load, live.id, live)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved
+            raise
+        finally:
+            self._loading.pop(live.id, None)
+        fresh.lock = live.lock  # waiters of the old lock keep excluding each other
+        held = self._cache.get(live.id)
+        if held is not None and held.version > fresh.version:
+            fresh = held
+        else:
+            self._remember(fresh)
+        future.set_result(fresh)
+        job = self._jobs.get(fresh.id)
+        self._drop_stale_ai(fresh)
+        if job is not None and self._jobs.get(fresh.id) is None:
+            self.maybe_start_ai(fresh)  # the search it stopped may still be due
+        return fresh
 
     def _remember(self, live: LiveGame) -> None:
         self._cache[live.id] = live
@@ -181,31 +234,36 @@ class GameService:
         return self._cache.get(live.id) or live
 
     async def _reload(self, live: LiveGame) -> LiveGame:
-        """Forget a game whose database row moved on (another process) and load it again."""
-        if self._cache.get(live.id) is live:
-            del self._cache[live.id]
-        fresh = await self.get(live.id)
-        fresh.lock = live.lock  # waiters of the old lock keep excluding each other
-        return fresh
+        """Read again a game whose database row moved on (another process)."""
+        return await self._refresh(live)
 
     # -- presence and broadcasts ---------------------------------------------------
 
+    def local_counts(self, game_id: str) -> tuple[int, int, int]:
+        """This process's connections to a game: of seat 0, of seat 1, spectators."""
+        return seat_counts([conn.seat for conn in self.connections.get(game_id, ())])
+
+    def counts(self, game_id: str) -> tuple[int, int, int]:
+        """The connections to a game over every process of the site."""
+        first, second, spectators = self.local_counts(game_id)
+        for a, b, c in self.cluster.remote_counts(game_id):
+            first, second, spectators = first + a, second + b, spectators + c
+        return first, second, spectators
+
     def online(self, game_id: str, live: LiveGame | None = None) -> tuple[bool, bool]:
-        """Which seats have a connection (the AI's seat counts as present)."""
-        seats = [False, False]
-        for conn in self.connections.get(game_id, ()):
-            if conn.seat == BOTH:
-                seats = [True, True]
-            elif conn.seat in (0, 1):
-                seats[conn.seat] = True
+        """Which seats have a connection to any process (the AI's seat counts as present)."""
+        first, second, _ = self.counts(game_id)
+        seats = [first > 0, second > 0]
         if live is not None and live.ai_seat is not None:
             seats[live.ai_seat] = True
         return seats[0], seats[1]
 
     def thinking(self, live: LiveGame) -> bool:
-        """Whether the AI is searching the current position."""
+        """Whether the AI is searching the current position (here or in another process)."""
         job = self._jobs.get(live.id)
-        return job is not None and job.version == live.version
+        if job is not None and job.version == live.version:
+            return True
+        return self.cluster.thinking.get(live.id) == live.version
 
     def snapshot(self, live: LiveGame, seat: int | None) -> dict:
         """The game's SNAPSHOT as seen by the holder of ``seat``."""
@@ -216,8 +274,16 @@ class GameService:
     def broadcast(
         self, game_id: str, message: dict, seats: Collection[int | None] | None = None
     ) -> None:
-        """Send ``message`` to every connection of the game (only to those whose seat is in
-        ``seats`` when given: None stands for the spectators; chat rooms use it)."""
+        """Send ``message`` to every connection of the game, in every process (only to
+        those whose seat is in ``seats`` when given: None stands for the spectators; chat
+        rooms use it)."""
+        self.send_local(game_id, message, seats)
+        self.cluster.message(game_id, message, seats)
+
+    def send_local(
+        self, game_id: str, message: dict, seats: Collection[int | None] | None = None
+    ) -> None:
+        """Send ``message`` to this process's connections of the game (see broadcast)."""
         conns = self.connections.get(game_id)
         if not conns:
             return
@@ -227,7 +293,12 @@ class GameService:
                 conn.send(text)
 
     def broadcast_snapshot(self, live: LiveGame) -> None:
-        """Send each connection the snapshot as its seat sees it."""
+        """Send each connection, in every process, the snapshot as its seat sees it."""
+        self.snapshot_local(live)
+        self.cluster.snapshot(live)
+
+    def snapshot_local(self, live: LiveGame) -> None:
+        """Send each connection of this process the snapshot as its seat sees it."""
         conns = self.connections.get(live.id)
         if not conns:
             return
@@ -235,24 +306,29 @@ class GameService:
         for conn in conns:
             conn.send(dumps({"type": "snapshot", "game": {**base, "you": live.you(conn.seat)}}))
 
-    def broadcast_presence(self, live: LiveGame) -> None:
-        """Send who is connected."""
-        conns = self.connections.get(live.id, set())
-        spectators = sum(1 for c in conns if c.seat is None)
-        self.broadcast(
+    def broadcast_presence(self, live: LiveGame, ask: bool = False) -> None:
+        """Send who is connected, and tell the other processes this process's counts
+        (``ask``: and ask for theirs)."""
+        self.presence_local(live)
+        self.cluster.counts_changed(live.id, self.local_counts(live.id), ask)
+
+    def presence_local(self, live: LiveGame) -> None:
+        """Send this process's connections of the game who is connected (every process)."""
+        self.send_local(
             live.id,
             {
                 "type": "presence",
                 "seats": list(self.online(live.id, live)),
-                "spectators": spectators,
+                "spectators": self.counts(live.id)[2],
             },
         )
 
     def join(self, live: LiveGame, conn: Connection) -> None:
         """Register a WebSocket of the game and announce it."""
+        first = not self.connections.get(live.id)
         self.connections.setdefault(live.id, set()).add(conn)
         conn.send(dumps({"type": "snapshot", "game": self.snapshot(live, conn.seat)}))
-        self.broadcast_presence(live)
+        self.broadcast_presence(live, ask=first)
 
     def leave(self, live: LiveGame, conn: Connection) -> None:
         """Forget a WebSocket and announce it."""
@@ -398,6 +474,8 @@ class GameService:
         ``commit`` replaces ``storage.commit`` (the rating settlement's own transaction)."""
         async with live.lock:
             live = self._cache.get(live.id) or live
+            if live.id in self.cluster.stale:  # another process changed it: read it first
+                live = await self._refresh(live)
             store = commit or self.storage.commit
             for attempt in range(2):
                 version = live.version
@@ -426,6 +504,9 @@ class GameService:
                 live.apply_rewind(prep)
             else:
                 live.apply_values(prep)
+            held = self._cache.get(live.id)
+            if held is not None and held is not live and held.version < live.version:
+                self._cache[live.id] = live  # a copy read meanwhile is older than this one
             self._drop_stale_ai(live)
         ratings.after_change(self, live)  # a rated game that just ended: settle it
         if live.deadline is not None:
@@ -486,7 +567,8 @@ class GameService:
                 else:
                     conn.send(text)
             if offers_before != (None, None):
-                self.broadcast_snapshot(live)
+                self.snapshot_local(live)
+        self.cluster.moved(live, message, offers_before != (None, None))
         self.maybe_start_ai(live)
 
     async def flag(self, game_id: str) -> bool:
@@ -580,6 +662,7 @@ class GameService:
         rematch = await self.get(live.rematch_id)
         await self.write(self.storage.add_token, rematch.id, new_seat, digest)
         rematch.tokens.append((new_seat, digest))
+        self.cluster.changed(rematch.id)  # the other processes' copies lack the token
         return rematch.id, {key: token}
 
     # -- the AI ----------------------------------------------------------------------
@@ -653,9 +736,28 @@ class GameService:
         self._tasks.add(job.task)
         job.task.add_done_callback(self._tasks.discard)
 
+    def ai_room(self) -> int:
+        """How many more AI searches this process's workers could start now."""
+        if self.ai is None or self.closing:
+            return 0
+        return self.settings.ai_workers - self.ai.pending()
+
+    def ai_free(self) -> bool:
+        """Whether one of this process's AI workers is free."""
+        return self.ai_room() > 0
+
     async def _run_ai(self, live: LiveGame, job: _AIJob) -> None:
         assert self.ai is not None and live.ai_level is not None
         game_id = live.id
+        # Several processes may see this turn: the one whose claim the database takes
+        # searches it (cluster.py).
+        wanted = lambda: self._jobs.get(game_id) is job  # noqa: E731
+        if not await self.cluster.claim(game_id, job.version, wanted):
+            if self._jobs.get(game_id) is job:
+                del self._jobs[game_id]
+            return
+        if self._jobs.get(game_id) is not job or self.closing:
+            return
         self.broadcast(
             game_id,
             {
@@ -735,6 +837,7 @@ class GameService:
             self.maybe_start_ai(self._cache.get(game_id) or current)
             return
         self._after_move(current, prep, None, None, (None, None))
+        self.cluster.released(game_id, current.version)
 
     async def resume_ai(self) -> int:
         """Start the AI in every unfinished game where it is its turn (at start-up)."""
@@ -754,7 +857,7 @@ class GameService:
         return started
 
     async def close(self) -> None:
-        """Stop the AI tasks and close every WebSocket."""
+        """Stop the AI tasks, leave the other processes and close every WebSocket."""
         self.closing = True
         await self.clock_keeper.stop()
         for task in list(self._tasks):
@@ -762,6 +865,7 @@ class GameService:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.cluster.stop()
         for conns in list(self.connections.values()):
             for conn in list(conns):
                 conn.send(None)

@@ -118,6 +118,21 @@ class Settings(BaseSettings):
         True, description="run SQLite commits on the event loop (they are short)"
     )
     access_log: bool = Field(True, description="write uvicorn's access log")
+    process_id: str | None = Field(
+        None,
+        max_length=64,
+        description="this process's name among the site's (AI claims, events); default "
+        "host:pid:random",
+    )
+    ai_claim_timeout: Annotated[
+        float,
+        Field(
+            ge=1,
+            le=3600,
+            description="seconds after which an AI turn claimed by a process that stopped "
+            "renewing its claim (it died) is taken over by another",
+        ),
+    ] = 30.0
     challenge_expiry: Annotated[
         float,
         Field(
