@@ -240,6 +240,9 @@ def test_rate_limit(sqlite_url):
             assert error["code"] == "rate_limited" and error["ref"] == "c1"
             assert error["retry_after"] >= 1
         assert texts(read(client, gid, t0)) == ["m0", "m1", "m2"]
+        # the settings count too: each change goes to every socket
+        r = client.post(f"/api/games/{gid}/chat/settings", json={"mute": True}, headers=bearer(t0))
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
 
 
 def test_bad_chat_messages_keep_the_socket(shared_client):

@@ -56,10 +56,12 @@ async def post_chat(
 
 @router.post(
     "/{game_id}/chat/settings",
-    responses={200: _JSON, **error_responses(401, 403, 404, 409, 422)},
+    responses={200: _JSON, **error_responses(401, 403, 404, 409, 422, 429)},
     response_class=Response,
+    dependencies=[Depends(rate_limit("chat"))],
 )
 async def chat_settings(body: ChatSettingsBody, actor: Seated, service: Service) -> Response:
-    """Turn the players' chat off or on, mute or unmute the other seat → SNAPSHOT."""
+    """Turn the players' chat off or on, mute or unmute the other seat → SNAPSHOT (counted
+    against the ``chat`` rate limit: each change is sent to every socket)."""
     live = await chat.change_settings(service, actor.live.id, actor.seat, body.chat_off, body.mute)
     return json_response(service.snapshot(live, actor.seat))

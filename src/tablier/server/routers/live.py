@@ -126,6 +126,13 @@ async def _send_chat(service: GameService, game_id: str, conn: Connection) -> No
     conn.send(dumps(chat.history_message(live, conn.seat, messages)))
 
 
+def _count_chat(conn: Connection) -> None:
+    """Count a chat message or setting against the client's ``chat`` rate limit."""
+    wait = hit(conn.ws, "chat")
+    if wait is not None:
+        raise rate_limited("chat", wait)
+
+
 async def _account(service: GameService, conn: Connection) -> tuple[str, str] | None:
     """The logged-in account ``(id, username)`` of the connection's session cookie."""
     token = conn.ws.cookies.get(SESSION_COOKIE)
@@ -151,15 +158,12 @@ async def _handle(service: GameService, game_id: str, conn: Connection, frame: s
         elif isinstance(message, MoveMessage):
             await service.move(game_id, conn.seat, message.ply, message.move, message.ref, conn)
         elif isinstance(message, ChatMessage):
-            wait = hit(conn.ws, "chat")
-            if wait is not None:
-                raise rate_limited("chat", wait)
+            _count_chat(conn)
             user = await _account(service, conn)
             await chat.post(service, game_id, conn.seat, message.text, message.name, user)
         elif isinstance(message, ChatSettingsMessage):
-            await chat.change_settings(
-                service, game_id, conn.seat, message.chat_off, message.mute
-            )
+            _count_chat(conn)
+            await chat.change_settings(service, game_id, conn.seat, message.chat_off, message.mute)
     except ApiError as exc:
         ws_error(conn, exc, ref)
     except TablierError as exc:  # what no route translated: as over REST, 422 bad_input
