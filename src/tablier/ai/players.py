@@ -11,6 +11,9 @@ Move``.  Build them by name with :func:`make_player`:
     game's static evaluation likes best (random among equals);
 ``easy``, ``medium``, ``hard``, ``expert``
     MCTS levels with the budgets of :data:`LEVELS` (documented in ``docs/ai.md``);
+``master``
+    PUCT guided by the game's shipped network (:mod:`tablier.ai.network_player`;
+    numpy, no PyTorch), an error for a game or variant without one;
 ``mcts``
     MCTS with the settings given after a colon.
 
@@ -398,7 +401,7 @@ def _prior_order(state: State[Any]) -> Callable[[State[Any], list[Move]], list[M
 
 def player_names() -> list[str]:
     """The player names :func:`make_player` accepts (without overrides)."""
-    return ["random", "greedy", *LEVELS, "mcts"]
+    return ["random", "greedy", *LEVELS, "master", "mcts"]
 
 
 def _parse_value(key: str, text: str, current: Any) -> Any:
@@ -449,6 +452,10 @@ def make_player(spec: str, game: Game[Any, Any] | None = None, seed: int | None 
         nodes = _parse_value("rule_nodes", overrides.get("rule_nodes", str(RULE_NODES)), 0)
         cls = RandomPlayer if name == "random" else GreedyPlayer
         return cls(seed, guard=guard, rule_nodes=nodes)
+    if name == "master":
+        from .network_player import make_master
+
+        return make_master(overrides, game, seed, spec.strip().lower())
     if name == "mcts":
         level = Level(iterations=500)
     elif name in LEVELS:

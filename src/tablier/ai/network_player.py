@@ -1,0 +1,201 @@
+"""The ``master`` level: a PUCT search guided by the game's trained network.
+
+The network comes from the package (``tablier/ai/networks/<game>[-<variant>].npz``,
+see :func:`~tablier.ai.network.shipped_network`) or from the folder named by
+``$TABLIER_NETWORK_DIR``; a game or variant without one gets a clear error.
+Inference is numpy only: PyTorch is never imported.
+
+Settings after a colon (``master:seconds=1,simulations=none``): ``seconds``
+and ``simulations`` bound each decision (whichever comes first; 1.7 s by
+default, as ``hard``), ``c_puct``, ``tactics`` (take a win in one at once),
+``rule_guard`` and ``rule_nodes`` (as the other levels).
+
+A move encoded as several action ids (a Volo flight, a Voldétour decision) is
+chosen id by id: after the main search, each further id gets a quarter of the
+budget on the subtree already grown.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..core.errors import TablierError, quote
+from ..core.game import Game, Move, State
+from ..core.position import parse_float, parse_int
+from .az import PUCT, Node, PUCTConfig
+from .mcts import MoveStat, SearchProgress
+from .network import Network, shipped_network
+from .players import RULE_NODES, Player, Progress, _check_state, rule_guard
+from .tactics import winning_moves
+
+__all__ = ["MASTER", "MasterLevel", "NetworkPlayer", "make_master"]
+
+_NETWORKS: dict[str, Network] = {}
+
+
+@dataclass(frozen=True)
+class MasterLevel:
+    """The budget and habits of a network player (see the module docstring)."""
+
+    simulations: int | None = None
+    seconds: float | None = 1.7
+    c_puct: float = 1.5
+    tactics: bool = True
+    rule_guard: bool = True
+    rule_nodes: int = RULE_NODES
+
+
+#: The ``master`` level: as much time as ``hard``.
+MASTER = MasterLevel()
+
+
+def load_network(game: Game[Any, Any]) -> Network:
+    """The network for ``game`` (shipped or in ``$TABLIER_NETWORK_DIR``), read once."""
+    path = shipped_network(game)
+    key = str(path)
+    net = _NETWORKS.get(key)
+    if net is None:
+        net = Network.load(path)
+        if net.meta.get("spec") != game.spec:
+            raise TablierError(
+                f"the network {path.name} was trained for {net.meta.get('spec')}, not {game.spec}"
+            )
+        _NETWORKS[key] = net
+    return net
+
+
+class NetworkPlayer(Player):
+    """PUCT guided by a network, with a win-in-one check and the rule guard."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        net: Network,
+        level: MasterLevel = MASTER,
+        seed: int | None = 0,
+        name: str = "master",
+    ) -> None:
+        if level.simulations is None and level.seconds is None:
+            raise TablierError("a master player needs a simulation or a time budget")
+        self.game = game
+        self.net = net
+        self.level = level
+        self.name = name
+        self.rng = random.Random(seed)
+
+    def _search(self) -> PUCT:
+        lv = self.level
+        config = PUCTConfig(simulations=lv.simulations, seconds=lv.seconds, c_puct=lv.c_puct)
+        search = PUCT(self.game, self.net, config, rng=self.rng)
+        search.stop = self.stop
+        return search
+
+    def analyse(
+        self, state: State[Any], progress: Progress | None = None, top: int | None = None
+    ) -> list[MoveStat]:
+        """Search ``state``; its first action ids as moves, most visited first."""
+        _check_state(state)
+        search = self._search()
+        root = search.root(state)
+        search.run(root)
+        stats = _stats(search, root)
+        return stats[:top] if top else stats
+
+    def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
+        """The move of the search (see the module docstring)."""
+        moves = _check_state(state)
+        if len(moves) == 1:
+            return moves[0]
+        if self.level.tactics:
+            wins = winning_moves(state)
+            if wins:
+                return wins[0]
+        start = time.perf_counter()
+        search = self._search()
+        node = root = search.root(state)
+        done = search.run(node)
+        lv = self.level
+        move: Move | None = None
+        while move is None:
+            ids, shares = search.policy(node)
+            best = max(shares)
+            action = search.rng.choice([a for a, p in zip(ids, shares, strict=True) if p == best])
+            child = search.child(node, action)
+            if not child.pending:
+                steps = (*node.pending, action)
+                move = next(m for enc, m in search._encodings(node) if enc == steps)
+            else:
+                node = child
+                done += search.run(
+                    node,
+                    simulations=None if lv.simulations is None else max(1, lv.simulations // 4),
+                    seconds=None if lv.seconds is None else lv.seconds / 4,
+                )
+        if progress is not None:
+            elapsed = time.perf_counter() - start
+            stats = _stats(search, root)
+            progress(SearchProgress(done, elapsed, 1.0, stats[0] if stats else None))
+        if not lv.rule_guard:
+            return move
+        ranked = [move, *moves]
+        return rule_guard(state, lv.rule_nodes).pick(state, ranked)
+
+
+def _stats(search: PUCT, root: Node) -> list[MoveStat]:
+    """The root's first ids as moves, most visited first (a move of several ids stands
+    for every move that starts with its first id)."""
+    if not root.expanded:
+        return []
+    assert root.priors is not None
+    first: dict[int, Move] = {}
+    for enc, m in search._encodings(root):
+        first.setdefault(enc[len(root.pending)], m)
+    out = []
+    for a, prior in zip(root.ids, root.priors, strict=True):
+        n = root.visits.get(a, 0)
+        score = (root.w.get(a, 0.0) / n + 1) / 2 if n else 0.5
+        out.append(MoveStat(first[a], n, score, prior))
+    out.sort(key=lambda st: -st.visits)
+    return out
+
+
+def _parse(key: str, text: str, current: Any) -> Any:
+    low = text.strip().lower()
+    if isinstance(current, bool):
+        if low in ("1", "yes", "true", "on"):
+            return True
+        if low in ("0", "no", "false", "off"):
+            return False
+        raise TablierError(f"setting {key!r} must be yes or no, not {quote(text)}")
+    if low in ("none", "off") and key in ("simulations", "seconds"):
+        return None
+    what = f"setting {key!r}"
+    value: Any
+    if key in ("simulations", "rule_nodes"):
+        value = parse_int(low, what, error=TablierError)
+    else:
+        value = parse_float(low, what, error=TablierError)
+    if value < 0 or (key == "simulations" and value == 0):
+        raise TablierError(f"setting {key!r} must be positive")
+    return value
+
+
+def make_master(
+    overrides: dict[str, str], game: Game[Any, Any] | None, seed: int | None, name: str
+) -> NetworkPlayer:
+    """The ``master`` player for ``game`` with the settings of a player spec."""
+    if game is None:
+        raise TablierError("the master level needs to know its game (its network)")
+    level = MASTER
+    fields = {f: getattr(level, f) for f in MasterLevel.__dataclass_fields__}
+    changes: dict[str, Any] = {}
+    for key, text in overrides.items():
+        if key not in fields:
+            known = ", ".join(sorted(fields))
+            raise TablierError(f"unknown master setting {quote(key)} (settings: {known})")
+        changes[key] = _parse(key, text, fields[key])
+    level = replace(level, **changes)
+    return NetworkPlayer(game, load_network(game), level, seed=seed, name=name)
