@@ -147,6 +147,17 @@ def test_casual_games_change_nothing(app_client):
     assert snap["status"] == "finished" and snap["rated"] is False
     assert snap["rating_change"] is None
     assert rating_rows(service.storage.engine) == {}
+    # nor one aborted before it started (an unstarted game's expiry)
+    created = new_online(client)
+    with service.storage.engine.begin() as conn:
+        conn.execute(
+            update(_games)
+            .where(_games.c.id == created["id"])
+            .values(status="aborted", decided="expired")
+        )
+    make_rated(service, created["id"], ["ann", "bob"])
+    assert client.portal.call(settle, service, created["id"]) is False
+    assert ratings.unsettled_games(service.storage.engine) == []
     # a rated game with a guest's seat is not rated either
     created = new_online(client)
     make_rated(service, created["id"], ["ann", None])

@@ -122,10 +122,11 @@ def score_of(result: dict | None) -> float | None:
 
 
 def needs_settlement(live: LiveGame) -> bool:
-    """Whether ``live`` is a rated game that is over and not yet settled."""
+    """Whether ``live`` is a rated game that is over and not yet settled (a game aborted
+    before it started, status ``aborted``, is never rated)."""
     return (
         bool(getattr(live, "rated", False))
-        and live.status != "active"
+        and live.status == "finished"
         and getattr(live, "rating_change", None) is None
         and rated_users(live.users) is not None
         and score_of(live.current_result()) is not None
@@ -173,7 +174,7 @@ def commit_settlement(engine: Engine, game_id: str, expected_version: int, chang
                     _games.c.version == expected_version,
                     _unsettled(),
                     _games.c.rated.is_(True),
-                    _games.c.status != "active",
+                    _games.c.status == "finished",
                 )
                 .values(version=expected_version + 1, updated=stamp)
             )
@@ -308,7 +309,7 @@ def unsettled_games(engine: Engine) -> list[str]:
     with engine.connect() as conn:
         rows = conn.execute(
             select(_games.c.id).where(
-                _games.c.status != "active",
+                _games.c.status == "finished",
                 _games.c.rated.is_(True),
                 _unsettled(),
             )
