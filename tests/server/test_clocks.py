@@ -464,3 +464,11 @@ def test_the_clock_s_share_caps_a_search_in_the_workers():
     seconds, uncapped_still_running = asyncio.run(run())
     assert seconds < 2.5, f"the search took {seconds:.2f} s of its 0.3 s"
     assert uncapped_still_running, "the next search without a clock lost its own budget"
+
+
+def test_an_increment_only_clock_starts_with_one_increment(app, fake):
+    created = create(app, clock={"kind": "live", "base": 0, "increment": 3})
+    assert created["game"]["clock"]["left"] == [3_000, 3_000]
+    play(app, created, 0)
+    fake.advance(2)
+    assert play(app, created, 1)["clock"]["left"] == [3_000, 4_000]

@@ -33,6 +33,7 @@ VALUES = {
     "challenge_expiry_long": ("7200", 7200.0),
     "game_expiry": ("3600", 3600.0),
     "sweep_interval": ("5", 5.0),
+    "clock_sweep": ("0.25", 0.25),
 }
 SWITCHES = ["migrate", "sqlite_inline_writes", "access_log", "secure_cookies"]
 

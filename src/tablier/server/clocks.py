@@ -13,7 +13,7 @@ turn; ``None`` while no clock runs) and ``deadline`` (when that seat's flag fall
   lichess, a player who never comes does not lose on time; a game nobody joins expires).
 - **Live** (``{"kind": "live", "base": s, "increment": s}``): a turn's time is taken from
   the mover's clock and the increment added once the turn ends (not after the game's last
-  decision).  **Correspondence** (``{"kind": "correspondence", "days": n}``): each turn has
+  decision); with no base time (``0+3``) each seat starts with one increment.  **Correspondence** (``{"kind": "correspondence", "days": n}``): each turn has
   ``n`` days; what is left of one turn is not carried to the next.
 - **Flag fall.**  Once the deadline has passed, the seat to move loses (``decided`` is
   ``"timeout"``), whatever the position: no "insufficient material" exception.  A move or
@@ -106,8 +106,11 @@ class TimeControl:
 
     @property
     def initial_ms(self) -> int:
-        """Each seat's time at the start (correspondence: one turn's)."""
-        return self.days * DAY_MS if self.kind == "correspondence" else self.base * 1000
+        """Each seat's time at the start (correspondence: one turn's; a live clock of no
+        base time starts with one increment)."""
+        if self.kind == "correspondence":
+            return self.days * DAY_MS
+        return (self.base or self.increment) * 1000
 
     def after_turn(self, left_ms: int, spent_ms: int) -> int:
         """The mover's time once a turn of ``spent_ms`` has ended (increment added)."""

@@ -33,10 +33,12 @@ from ..ai.players import LEVELS
 
 __all__ = ["SERVER_REASONS", "game_reasons", "label_keys"]
 
-#: The reasons of the results the server decides (``live.py``): resignation, agreed draw.
+#: The reasons of the results the server decides (``live.py``): resignation, agreed draw,
+#: flag fall (``clocks.py``).
 SERVER_REASONS = {
     "resignation": "a player resigned",
     "agreement": "the players agreed a draw",
+    "timeout": "a player ran out of time",
 }
 
 

@@ -70,7 +70,7 @@ export class ActionsPanel {
         }
       }
     }
-    const decidedOffBoard = snap.result && ["resignation", "agreement"].includes(snap.result.reason);
+    const decidedOffBoard = snap.result && ["resignation", "agreement", "timeout"].includes(snap.result.reason);
     if (seated && (mode === "ai" || mode === "local") && ply > 0 && !decidedOffBoard) {
       this.actions.append(button("takeback", mode === "ai" ? t("Take back") : t("Undo the last move"),
         act(() => api.takeback(page.id, page.token)),

@@ -6,6 +6,7 @@
 import { joinSeat } from "./account.js";
 import { ActionsPanel } from "./actions.js";
 import { ChatPanel } from "./chat.js";
+import { ClockPanel } from "./clock.js";
 import { ConditionalsPanel } from "./conditionals.js";
 import { api, ApiError, codeText, errorText } from "./api.js";
 import { label, localView, t, tn } from "./i18n.js";
@@ -43,6 +44,7 @@ export class GamePage {
 
   destroy() {
     this.closed = true;
+    this.clock.destroy();
     this.notifier.destroy();
     if (this.socket) this.socket.close();
     this.viewer.destroy();
@@ -70,8 +72,9 @@ export class GamePage {
     this.conditionals = new ConditionalsPanel(this);
     this.notifier = new Notifier(this);
     this.settingsBox.append(this.notifier.controls);
+    this.clock = new ClockPanel(this);
     const boardColumn = el("div", { class: "board-column" },
-      v.status, this.aiBox, v.banner, v.boardHost, this.moves.confirmBar, this.moves.form,
+      v.status, this.clock.root, this.aiBox, v.banner, v.boardHost, this.moves.confirmBar, this.moves.form,
       this.moves.error, v.historyBar);
     const side = el("aside", { class: "side-column" },
       el("section", { class: "panel" }, this.players, this.connection, this.ratings.root,
@@ -268,6 +271,7 @@ export class GamePage {
       status: msg.status || this.snap.status,
       result: msg.result || null,
       moves: [...(this.snap.moves || []), msg.move],
+      clock: msg.clock !== undefined ? msg.clock : this.snap.clock,
     };
     v.result = msg.result || null;
     if (this.moves.pending) this.moves.cancelPending();
@@ -286,6 +290,7 @@ export class GamePage {
     this.panel.render();
     this.ratings.update();
     const myTurn = this.isMyTurn();
+    this.clock.update();
     this.notifier.update(myTurn);
     this.chat.update();
     this.conditionals.update();

@@ -4,6 +4,7 @@
 
 import { api, errorText, request } from "./api.js";
 import { ChallengesPanel, gameTurns, yourTurnFirst } from "./challenges.js";
+import { clockChooser } from "./clock.js";
 import { hasLabel, label, language, t, tn } from "./i18n.js";
 import { navigate } from "./router.js";
 import { forgetGame, myGames, playerName, rememberGame, saveReview, setPlayerName } from "./store.js";
@@ -288,6 +289,7 @@ export class LobbyPage {
       el("label", { for: "ng-seat" }, t("My side")), seatSelect);
     const nameRow = el("div", { class: "row" }, el("label", { for: "ng-name" }, t("My name")), nameInput);
     const error = el("p", { class: "error", role: "alert", "data-testid": "new-game-error" });
+    const clockPick = clockChooser();
     const submit = el("button", { type: "submit", class: "primary", "data-testid": "create-game" },
       t("Start the game"));
     const learnLink = el("a", { "data-internal": true, "data-testid": "learn-link" },
@@ -352,7 +354,7 @@ export class LobbyPage {
     form.append(
       el("div", { class: "row" }, el("label", { for: "ng-game" }, t("Game")), gameSelect),
       el("p", { class: "hint" }, learnLink, " · ", rulesLink),
-      optionsBox, modeBox, levelRow, seatRow, nameRow, error, submit,
+      optionsBox, modeBox, clockPick.root, levelRow, seatRow, nameRow, error, submit,
     );
     fillGame();
     fillMode();
@@ -369,6 +371,8 @@ export class LobbyPage {
       if (mode !== "local") names[seat] = setPlayerName(nameInput.value);
       const body = { game: gameSelect.value, options, mode, seat, names };
       if (mode === "ai") body.ai_level = levelSelect.value;
+      const clock = clockPick.value();
+      if (clock) body.clock = clock;
       submit.disabled = true;
       try {
         await startGame(body);
