@@ -436,12 +436,6 @@ def position_command(args: tuple[str, ...]) -> None:
     help="Seconds between two expiry sweeps [TABLIER_SWEEP_INTERVAL; 30].",
 )
 @click.option(
-    "--clock-sweep",
-    default=None,
-    type=FLOAT,
-    help="Most seconds between two looks for fallen flags [TABLIER_CLOCK_SWEEP; 1].",
-)
-@click.option(
     "--session-days",
     default=None,
     type=FLOAT,
@@ -550,6 +544,9 @@ else:
     from . import puzzles as puzzle_commands
 
     puzzle_commands.register(main)
+    from . import train as train_commands  # PyTorch only when `tablier train` runs
+
+    train_commands.register(main)
 
 
 # `tablier rules`: a game's rules page in the terminal.

@@ -1,0 +1,96 @@
+"""``tablier train`` end to end: a tiny self-play loop, its checkpoint, resuming, the .npz."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+torch = pytest.importorskip("torch", reason="training needs PyTorch (tablier[train])")
+
+from tablier.ai.network import NetConfig, Network, describe, observe  # noqa: E402
+from tablier.ai.train import _numpy_arrays, _torch_model, elo_svg  # noqa: E402
+from tablier.cli.main import main  # noqa: E402
+from tablier.games import from_spec, get  # noqa: E402
+
+TINY = [
+    "--games", "4", "--simulations", "8", "--per-generation", "2", "--eval-games", "2",
+    "--channels", "8", "--blocks", "1", "--batch", "16",
+]  # fmt: skip
+
+
+def test_train_resume_and_export(tmp_path):
+    out = tmp_path / "run"
+    runner = CliRunner()
+    result = runner.invoke(main, ["train", "xobo", "--out", str(out), *TINY])
+    assert result.exit_code == 0, result.output
+    assert "generation 2:" in result.output
+    state = json.loads((out / "train.json").read_text())
+    assert state["games"] == 4 and state["generation"] == 2
+    assert [h["games"] for h in state["history"]] == [2, 4]
+    assert state["buffer"]["positions"] > 0 and state["cpu_seconds"] > 0
+    net = Network.load(out / "xobo.npz")
+    assert net.meta["spec"] == get("xobo").spec and net.meta["training"]["games"] == 4
+    assert (out / "elo.svg").read_text().startswith("<svg")
+
+    result = runner.invoke(
+        main, ["train", "xobo", "--out", str(out), "--resume", str(out / "checkpoint.pt"),
+               "--games", "2"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    again = json.loads((out / "train.json").read_text())
+    assert again["games"] == 6 and again["generation"] == 3
+    assert again["history"][:2] == state["history"]
+    assert len(again["sittings"]) == 2
+
+
+def test_resume_refuses_another_game(tmp_path):
+    out = tmp_path / "run"
+    runner = CliRunner()
+    first = runner.invoke(main, ["train", "xobo", "--out", str(out), *TINY])
+    assert first.exit_code == 0, first.output
+    result = runner.invoke(
+        main, ["train", "volo", "--variant", "mini", "--resume", str(out / "checkpoint.pt")]
+    )
+    assert result.exit_code != 0 and "trains xobo" in result.output
+
+
+def test_bad_options_are_refused():
+    runner = CliRunner()
+    result = runner.invoke(main, ["train", "volo", "--variant", "giant"])
+    assert result.exit_code != 0 and "no variant 'giant'" in result.output
+    result = runner.invoke(main, ["train", "xobo", "--games", "0"])
+    assert result.exit_code != 0 and "--games must be at least 1" in result.output
+
+
+@pytest.mark.parametrize("spec", ["xobo", "volo:board=mini", "voldetour"])
+def test_numpy_inference_matches_torch(spec):
+    """The exported weights give the numpy network the torch model's outputs."""
+    game = from_spec(spec)
+    meta = describe(game, NetConfig(channels=8, blocks=1))
+    torch.manual_seed(0)
+    model = _torch_model(torch, meta).eval()
+    with torch.no_grad():  # what float16 storage keeps, so both compute the same thing
+        for p in model.parameters():
+            p.copy_(p.half().float())
+    net = Network(_numpy_arrays(model), meta)
+    state = game.initial_state()
+    for _ in range(3):
+        state = state.apply(state.legal_moves()[len(state.legal_moves()) // 3])
+    obs = observe(game, state, ())
+    logits, value = net.forward(obs)
+    with torch.no_grad():
+        t_logits, t_value = model(torch.from_numpy(obs).permute(2, 0, 1)[None])
+    assert np.allclose(logits, t_logits[0].numpy(), atol=1e-4)
+    assert abs(value - float(t_value[0])) < 1e-4
+
+
+def test_elo_svg_plots_every_generation():
+    history = [
+        {"games": 10 * k, "best_elo": 40.0 * k, "candidate_elo": 40.0 * k + 5} for k in (1, 2, 3)
+    ]
+    svg = elo_svg(history, "xobo")
+    assert svg.count("<circle") == 3
+    assert svg.count("<polyline") == 1 and "xobo" in svg
