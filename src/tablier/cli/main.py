@@ -436,6 +436,12 @@ def position_command(args: tuple[str, ...]) -> None:
     help="Seconds between two expiry sweeps [TABLIER_SWEEP_INTERVAL; 30].",
 )
 @click.option(
+    "--clock-sweep",
+    default=None,
+    type=FLOAT,
+    help="Most seconds between two looks for fallen flags [TABLIER_CLOCK_SWEEP; 1].",
+)
+@click.option(
     "--session-days",
     default=None,
     type=FLOAT,
