@@ -88,10 +88,10 @@ class LiveServer:
             str(self.port),
             "--database-url",
             self.database_url,
-            # the browser tests create games and accounts from one address all session long
+            # the browser tests create games and accounts and chat from one address all session
             *("--rate-limit", "create_game=off", "--rate-limit", "ai_game=off"),
             *("--rate-limit", "challenge=off", "--rate-limit", "signup=off"),
-            *("--rate-limit", "login=off"),
+            *("--rate-limit", "login=off", "--rate-limit", "chat=off"),
         ]
 
     def environment(self) -> dict[str, str]:

@@ -171,7 +171,10 @@ export class ChatPanel {
       const snap = await request("POST", `/api/games/${encodeURIComponent(this.page.id)}/chat/settings`,
         { token: this.page.token, body });
       this.showError("");
-      this.page.enqueue(() => this.page.applySnapshot(snap));
+      // the WebSocket brings the snapshot, in order with the other player's changes; the
+      // answer's copy could arrive after a newer one, so it is used only without a socket
+      const socket = this.page.socket;
+      if (!(socket && socket.open)) this.page.enqueue(() => this.page.applySnapshot(snap));
     } catch (err) {
       this.showError(chatErrorText(err));
       this.update();
