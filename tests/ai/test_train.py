@@ -94,3 +94,18 @@ def test_elo_svg_plots_every_generation():
     svg = elo_svg(history, "xobo")
     assert svg.count("<circle") == 3
     assert svg.count("<polyline") == 1 and "xobo" in svg
+
+
+def test_candidate_plays_the_hand_made_levels_through_the_arena(tmp_path):
+    out = tmp_path / "run"
+    args = ["--games", "2", "--simulations", "4", "--per-generation", "2", "--eval-games", "0"]
+    result = CliRunner().invoke(
+        main,
+        ["train", "volo", "--variant", "mini", "--out", str(out), *args, *TINY[8:],
+         "--hard-games", "2", "--hard", "random"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    entry = json.loads((out / "train.json").read_text())["history"][0]
+    assert entry["vs_hard"]["opponent"] == "random" and entry["vs_hard"]["games"] == 2
+    assert entry["eval_games"] == 0 and entry["accepted"]  # nothing to compare: kept
+    assert (out / "volo-mini.npz").is_file()
