@@ -384,3 +384,26 @@ def test_a_rated_challenge_between_two_accounts(app_client):
     board = client.get("/api/leaderboard/xobo?provisional=true").json()
     assert [p["username"] for p in board["players"]] == ["Alice", "Boris"]
     assert client.get("/api/leaderboard/xobo").json()["players"] == []  # provisional
+
+
+def test_a_flag_fall_settles_the_ratings_too(sqlite_url):
+    """A rated game lost on time with nobody connected: the clock keeper's timeout goes
+    through ``_change`` like any change, and the settlement follows it."""
+    from .test_clocks import LIVE, FakeClock, create, play, start
+
+    fake = FakeClock()
+    client = start(sqlite_url, fake, ai_workers=0)
+    try:
+        service = client.app.state.service
+        for user in ("ann", "bob"):
+            add_user(service.storage.engine, user)
+        created = create(client, clock=LIVE)
+        gid = created["id"]
+        make_rated(service, gid, ["ann", "bob"])
+        play(client, created, 0)
+        fake.advance(61)
+        snap = wait_settled(client, gid)
+        assert snap["result"]["reason"] == "timeout" and snap["result"]["winner"] == 0
+        assert snap["rating_change"][0]["delta"] > 0 > snap["rating_change"][1]["delta"]
+    finally:
+        client.__exit__(None, None, None)
