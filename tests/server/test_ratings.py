@@ -407,3 +407,24 @@ def test_a_flag_fall_settles_the_ratings_too(sqlite_url):
         assert snap["rating_change"][0]["delta"] > 0 > snap["rating_change"][1]["delta"]
     finally:
         client.__exit__(None, None, None)
+
+
+def test_the_rematch_of_a_rated_game_is_rated(app_client):
+    client = app_client
+    service = client.app.state.service
+    created = new_online(client)
+    gid = created["id"]
+    make_rated(service, gid, ["ann", "bob"])
+    client.post(f"/api/games/{gid}/resign", headers=bearer(created["tokens"]["0"]))
+    wait_settled(client, gid)
+    r = client.post(f"/api/games/{gid}/rematch", headers=bearer(created["tokens"]["0"]))
+    assert r.status_code == 200, r.text
+    rematch = client.get(f"/api/games/{r.json()['id']}").json()
+    assert rematch["rated"] is True and rematch["rating_change"] is None
+    assert [p["user"] for p in rematch["players"]] == ["bob", "ann"]
+    # a casual game's rematch stays casual
+    created = new_online(client)
+    make_rated(service, created["id"], ["ann", "bob"], rated=False)
+    client.post(f"/api/games/{created['id']}/resign", headers=bearer(created["tokens"]["0"]))
+    r = client.post(f"/api/games/{created['id']}/rematch", headers=bearer(created["tokens"]["1"]))
+    assert client.get(f"/api/games/{r.json()['id']}").json()["rated"] is False

@@ -648,6 +648,8 @@ class GameService:
                     users=[_account(live, 1), _account(live, 0)],
                 )
                 row.update(clocks.new_columns(live.clock))
+                # a rated game's rematch is rated too (as on lichess), the seats' users swapped
+                row["rated"] = live.rated and ratings.rated_users(row["users"]) is not None
                 hashes = [(new_seat, digest)]
                 change = Change(values={"rematch_id": row["id"]}, new_game=NewGame(row, hashes))
                 with self._ai_room(str(row["id"]), _ai_moves_first(row)):
