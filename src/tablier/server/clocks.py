@@ -13,8 +13,9 @@ turn; ``None`` while no clock runs) and ``deadline`` (when that seat's flag fall
   lichess, a player who never comes does not lose on time; a game nobody joins expires).
 - **Live** (``{"kind": "live", "base": s, "increment": s}``): a turn's time is taken from
   the mover's clock and the increment added once the turn ends (not after the game's last
-  decision); with no base time (``0+3``) each seat starts with one increment.  **Correspondence** (``{"kind": "correspondence", "days": n}``): each turn has
-  ``n`` days; what is left of one turn is not carried to the next.
+  decision); with no base time (``0+3``) each seat starts with one increment.
+  **Correspondence** (``{"kind": "correspondence", "days": n}``): each turn has ``n`` days;
+  what is left of one turn is not carried to the next.
 - **Flag fall.**  Once the deadline has passed, the seat to move loses (``decided`` is
   ``"timeout"``), whatever the position: no "insufficient material" exception.  A move or
   any other request that arrives later is answered ``410 game_over`` and the timeout is
