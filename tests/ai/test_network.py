@@ -27,7 +27,7 @@ from tablier.ai.network import (
     save_npz,
     weight_shapes,
 )
-from tablier.ai.tactics import winning_moves
+from tablier.ai.tactics import losing_moves, winning_moves
 from tablier.core.errors import TablierError
 from tablier.games import from_spec, get
 
@@ -258,3 +258,22 @@ def test_play_against_master_without_torch(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "NO-TORCH-OK" in proc.stdout
+
+
+def test_master_never_hands_a_win_in_one_when_it_can_avoid_it(monkeypatch, tmp_path):
+    game = get("xobo")
+    save_npz(tmp_path / "xobo.npz", Network.random(game, SMALL).w, describe(game, SMALL))
+    monkeypatch.setenv(NETWORK_DIR_ENV, str(tmp_path))
+    player = make_player("master:simulations=2,seconds=none", game, seed=3)
+    rng = np.random.default_rng(11)
+    checked = 0
+    state = game.initial_state()
+    while checked < 3:
+        moves = state.legal_moves()
+        bad = set(losing_moves(state))
+        if bad and len(bad) < len(moves) and not winning_moves(state):
+            assert player.choose(state) not in bad
+            checked += 1
+        state = state.apply_unchecked(moves[int(rng.integers(len(moves)))])
+        if state.is_terminal:
+            state = game.initial_state()

@@ -7,12 +7,14 @@ Inference is numpy only: PyTorch is never imported.
 
 Settings after a colon (``master:seconds=1,simulations=none``): ``seconds``
 and ``simulations`` bound each decision (whichever comes first; 1.7 s by
-default, as ``hard``), ``c_puct``, ``tactics`` (take a win in one at once),
+default, as ``hard``), ``c_puct``, ``tactics`` (take a win in one at once, and
+never hand the opponent a win in one when another move does not),
 ``rule_guard`` and ``rule_nodes`` (as the other levels).
 
 A move encoded as several action ids (a Volo flight, a Voldétour decision) is
-chosen id by id: after the main search, each further id gets a quarter of the
-budget on the subtree already grown.
+chosen id by id on the subtree already grown: the first id gets 70% of the time
+(all of it when no move has several ids), each further id half the time left
+(with a simulation budget: a quarter of it).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from .az import PUCT, Node, PUCTConfig
 from .mcts import MoveStat, SearchProgress
 from .network import Network, shipped_network
 from .players import RULE_NODES, Player, Progress, _check_state, rule_guard
-from .tactics import winning_moves
+from .tactics import losing_moves, winning_moves
 
 __all__ = ["MASTER", "MasterLevel", "NetworkPlayer", "make_master"]
 
@@ -106,18 +108,23 @@ class NetworkPlayer(Player):
 
     def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
         """The move of the search (see the module docstring)."""
+        start = time.perf_counter()
         moves = _check_state(state)
         if len(moves) == 1:
             return moves[0]
-        if self.level.tactics:
+        lv = self.level
+        bad: set[Move] = set()
+        if lv.tactics:
             wins = winning_moves(state)
             if wins:
                 return wins[0]
-        start = time.perf_counter()
+            bad = set(losing_moves(state))
         search = self._search()
         node = root = search.root(state)
-        done = search.run(node)
-        lv = self.level
+        deadline = None if lv.seconds is None else start + lv.seconds
+        several = any(len(enc) > 1 for enc, _ in search._encodings(root))
+        share = 0.7 if several else 1.0  # keep time for the further ids of the move
+        done = search.run(node, seconds=_left(deadline, share))
         move: Move | None = None
         while move is None:
             ids, shares = search.policy(node)
@@ -132,16 +139,40 @@ class NetworkPlayer(Player):
                 done += search.run(
                     node,
                     simulations=None if lv.simulations is None else max(1, lv.simulations // 4),
-                    seconds=None if lv.seconds is None else lv.seconds / 4,
+                    seconds=_left(deadline, 0.5),
                 )
+        ranked = [move]
+        if move in bad and len(bad) < len(moves):
+            ranked = _by_visits(search, root, [m for m in moves if m not in bad])
         if progress is not None:
             elapsed = time.perf_counter() - start
             stats = _stats(search, root)
             progress(SearchProgress(done, elapsed, 1.0, stats[0] if stats else None))
         if not lv.rule_guard:
-            return move
-        ranked = [move, *moves]
+            return ranked[0]
+        ranked += moves
         return rule_guard(state, lv.rule_nodes).pick(state, ranked)
+
+
+def _left(deadline: float | None, share: float) -> float | None:
+    """``share`` of the time left before ``deadline`` (None: no time bound)."""
+    if deadline is None:
+        return None
+    return max(0.0, deadline - time.perf_counter()) * share
+
+
+def _by_visits(search: PUCT, root: Node, moves: list[Move]) -> list[Move]:
+    """``moves`` ordered by the visits, then the prior, of their first id at ``root``."""
+    assert root.priors is not None
+    prior = dict(zip(root.ids, root.priors, strict=True))
+    encode = search._encode
+    k = len(root.pending)
+
+    def key(m: Move) -> tuple[int, float]:
+        a = encode(root.state, m)[k]
+        return (-root.visits.get(a, 0), -prior.get(a, 0.0))
+
+    return sorted(moves, key=key)
 
 
 def _stats(search: PUCT, root: Node) -> list[MoveStat]:
