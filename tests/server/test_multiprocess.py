@@ -160,6 +160,12 @@ def test_moves_offers_and_presence_reach_the_other_process(database_url):
                 if [s["online"] for s in first["seats"]] != both:
                     until(wb, lambda m: m["type"] == "presence" and m["seats"] == both)
                 until(wa, lambda m: m["type"] == "presence" and m["seats"] == both)
+                # A message for some seats only (a chat room) reaches those, in both.
+                service = a.app.state.service
+                a.portal.call(service.broadcast, gid, {"type": "note", "n": 1}, [0])
+                a.portal.call(service.broadcast, gid, {"type": "note", "n": 2}, [1])
+                assert until(wb, lambda m: m["type"] == "note")["n"] == 2
+                assert until(wa, lambda m: m["type"] == "note")["n"] == 1
                 # A move made through a reaches b's socket; b's copy is read again.
                 move = legal(a, gid)[0]
                 r = a.post(
@@ -210,16 +216,7 @@ def test_a_token_minted_by_one_process_works_on_the_other(database_url):
 
 def test_an_ai_turn_seen_by_two_processes_is_searched_once(database_url):
     with two_apps(database_url, ai_specs={"easy": "mcts:iterations=none,seconds=0.3"}) as (a, b):
-        asks: list[str] = []
-        for client in (a, b):
-            pool = client.app.state.service.ai
-            think = pool.think
-
-            async def counted(job, *args, _think=think, **kwargs):
-                asks.append(job)
-                return await _think(job, *args, **kwargs)
-
-            pool.think = counted
+        asks_a, asks_b = count_searches(a, b)
         created = new_game(a, "xobo", "ai", seat=0, ai_level="easy")
         gid, token = created["id"], created["tokens"]["0"]
         move = legal(b, gid)[0]
@@ -237,8 +234,61 @@ def test_an_ai_turn_seen_by_two_processes_is_searched_once(database_url):
             assert time.monotonic() < deadline, "the AI did not move"
             time.sleep(0.05)
         time.sleep(0.5)
-        assert asks == [f"{gid}:1"]
+        assert asks_a + asks_b == [f"{gid}:1"]
         assert b.get(f"/api/games/{gid}").json()["ply"] == 2
+
+
+def count_searches(*clients) -> list[list[str]]:
+    """Record the AI searches each application asks its pool for."""
+    asks: list[list[str]] = []
+    for client in clients:
+        pool = client.app.state.service.ai
+        think = pool.think
+        mine: list[str] = []
+
+        async def counted(job, *args, _think=think, _mine=mine, **kwargs):
+            _mine.append(job)
+            return await _think(job, *args, **kwargs)
+
+        pool.think = counted
+        asks.append(mine)
+    return asks
+
+
+def test_a_busy_process_hands_an_ai_turn_to_a_free_one(sqlite_url):
+    specs = {"easy": "mcts:iterations=none,seconds=30", "medium": "random"}
+    with two_apps(sqlite_url, ai_specs=specs) as (a, b):
+        asks_a, asks_b = count_searches(a, b)
+        # a's only worker searches for a while; a game then created on a, where the AI
+        # moves first, is searched by b, whose worker is free.
+        busy = new_game(a, "xobo", "ai", seat=1, ai_level="easy")
+        deadline = time.monotonic() + 20
+        while not asks_a:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        handed = new_game(a, "xobo", "ai", seat=1, ai_level="medium")
+        while b.get(f"/api/games/{handed['id']}").json()["ply"] < 1:
+            assert time.monotonic() < deadline, "the AI's turn was not taken"
+            time.sleep(0.02)
+        assert asks_a == [f"{busy['id']}:0"] and asks_b == [f"{handed['id']}:0"]
+        assert a.get(f"/api/games/{handed['id']}").json()["ply"] == 1
+
+
+def test_a_stopping_process_hands_its_ai_turns_over(database_url):
+    slow = make_settings(database_url, ai_specs={"easy": "mcts:iterations=none,seconds=30"})
+    with TestClient(create_app(make_settings(database_url))) as b:
+        with TestClient(create_app(slow)) as a:
+            gid = new_game(a, "xobo", "ai", seat=1, ai_level="easy")["id"]
+            deadline = time.monotonic() + 20
+            while not b.get(f"/api/games/{gid}").json()["ai"]["thinking"]:
+                assert time.monotonic() < deadline, "a did not start searching"
+                time.sleep(0.02)
+        # a stopped in the middle of its search: b takes the turn at once (not after the
+        # claim timeout of 30 s, nor at its next look for stale claims, 10 s) and plays it.
+        deadline = time.monotonic() + 5
+        while b.get(f"/api/games/{gid}").json()["ply"] < 1:
+            assert time.monotonic() < deadline, "the turn was not handed over"
+            time.sleep(0.02)
 
 
 def test_a_claim_left_by_a_dead_process_is_taken_over(database_url):

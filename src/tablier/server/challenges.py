@@ -489,8 +489,7 @@ async def accept(
             rated=bool(row["rated"]),
         )
         # The poster's seat takes the owner token, which only the poster holds.
-        await service.write(service.storage.add_token, live.id, poster, row["owner_hash"])
-        live.tokens.append((poster, str(row["owner_hash"])))
+        await service.add_token(live, poster, str(row["owner_hash"]))
     except Exception:
         await service.write(store.reopen, challenge_id)
         raise

@@ -98,19 +98,18 @@ class Cluster:
         """Subscribe, connect, say hello, and start the periodic work."""
         self.broker.subscribe(self._on_event)
         self.broker.on_connect(self._on_connect)
+        self._started = True  # what it publishes on connecting goes out
         await self.broker.start()
-        self._started = True
         self._loop_task = asyncio.create_task(self._maintain(), name="tablier-cluster")
 
     async def stop(self) -> None:
         """Say goodbye, hand over the AI turns claimed here, and disconnect."""
-        if not self._started:
+        if not self._started or self._loop_task is None:
             return
-        self._started = False
-        if self._loop_task is not None:
-            self._loop_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._loop_task
+        task, self._loop_task = self._loop_task, None
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
         for task in list(self._tasks):
             task.cancel()
         self.publish({"kind": "bye"})
@@ -122,6 +121,7 @@ class Cluster:
             abandoned = []
         for game_id, version in abandoned:
             self.publish({"kind": "ai_due", "game": game_id, "version": version})
+        self._started = False
         await self.broker.stop()
 
     def spawn(self, coro: Any) -> None:

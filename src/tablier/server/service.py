@@ -154,8 +154,8 @@ class GameService:
         """The game ``game_id``, loaded from the database if needed; 404 when unknown."""
         live = self._cache.get(game_id)
         if live is not None:
-            if game_id in self.cluster.stale:  # another process changed it
-                return await self._refresh(live)
+            if game_id in self.cluster.stale or game_id in self._loading:
+                return await self._refresh(live)  # another process changed it
             self._cache.move_to_end(game_id)
             return live
         pending = self._loading.get(game_id)
@@ -662,10 +662,15 @@ class GameService:
                 if live.rematch_id is None:  # pragma: no cover - a racing process failed
                     raise ApiError(409, "conflict", "the game changed meanwhile: try again")
         rematch = await self.get(live.rematch_id)
-        await self.write(self.storage.add_token, rematch.id, new_seat, digest)
-        rematch.tokens.append((new_seat, digest))
-        self.cluster.changed(rematch.id)  # the other processes' copies lack the token
+        await self.add_token(rematch, new_seat, digest)
         return rematch.id, {key: token}
+
+    async def add_token(self, live: LiveGame, seat: int, digest: str) -> None:
+        """Store one more token hash for a seat of ``live``, here and for the other
+        processes (a token adds no version: their copies are marked to be read again)."""
+        await self.write(self.storage.add_token, live.id, seat, digest)
+        self.current(live).tokens.append((seat, digest))
+        self.cluster.changed(live.id)
 
     # -- the AI ----------------------------------------------------------------------
 

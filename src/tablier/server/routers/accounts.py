@@ -230,8 +230,7 @@ async def mint_seat(
         )
     token = new_token()
     digest = hash_token(token)
-    await service.write(service.storage.add_token, live.id, seat, digest)
-    service.current(live).tokens.append((seat, digest))
+    await service.add_token(live, seat, digest)  # the other processes are told
     body = {"seat": seat, "token": token, "link": _links(request, live.id, str(seat), token)}
     return _no_store(json_response(body))
 
