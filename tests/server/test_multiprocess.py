@@ -274,6 +274,20 @@ def test_a_busy_process_hands_an_ai_turn_to_a_free_one(sqlite_url):
         assert a.get(f"/api/games/{handed['id']}").json()["ply"] == 1
 
 
+def test_a_process_without_ai_workers_leaves_ai_turns_to_one_with(sqlite_url):
+    with two_apps(sqlite_url) as (a, b):
+        created = new_game(a, "xobo", "ai", seat=0, ai_level="easy")
+        gid, token = created["id"], created["tokens"]["0"]
+        b.app.state.service.ai = None  # b has no AI workers (--ai-workers 0)
+        move = legal(b, gid)[0]
+        r = b.post(f"/api/games/{gid}/moves", json={"ply": 0, "move": move}, headers=bearer(token))
+        assert r.status_code == 200, r.text
+        deadline = time.monotonic() + 10
+        while b.get(f"/api/games/{gid}").json()["ply"] < 2:
+            assert time.monotonic() < deadline, "no process took the AI's turn"
+            time.sleep(0.02)
+
+
 def test_a_stopping_process_hands_its_ai_turns_over(database_url):
     slow = make_settings(database_url, ai_specs={"easy": "mcts:iterations=none,seconds=30"})
     with TestClient(create_app(make_settings(database_url))) as b:

@@ -727,12 +727,14 @@ class GameService:
         """Start the AI's search when it is the AI's decision and none runs for this version."""
         self._drop_stale_ai(live)
         if (
-            self.ai is None
-            or self.closing
+            self.closing
             or live.ai_seat is None
             or live.status != "active"
             or live.state.to_move != live.ai_seat
         ):
+            return
+        if self.ai is None:  # no AI workers here: a process that has some takes the turn
+            self.cluster.ai_due(live.id, live.version)
             return
         job = self._jobs.get(live.id)
         if job is not None and job.version == live.version:
