@@ -472,3 +472,32 @@ def test_an_increment_only_clock_starts_with_one_increment(app, fake):
     play(app, created, 0)
     fake.advance(2)
     assert play(app, created, 1)["clock"]["left"] == [3_000, 4_000]
+
+
+def test_a_process_whose_copy_is_stale_still_settles_the_flag(database_url, fake):
+    """b holds a copy of the game from before a's move started the clock, and missed the
+    news (an event lost): its flag attempt, given the database's version, reads the game
+    again and settles it.  Both keepers look only on wake-ups here."""
+    a = start(database_url, fake, clock_sweep=60)
+    b = start(database_url, fake, clock_sweep=60)
+    try:
+        created = create(a)
+        gid = created["id"]
+        sb = b.app.state.service
+        assert b.get(f"/api/games/{gid}").json()["ply"] == 0
+        old = sb._cache[gid]
+        play(a, created, 0)
+        time.sleep(0.2)  # the processes' events, if any, are through
+        sb._cache[gid] = old  # as if b had missed them
+        cluster = getattr(sb, "cluster", None)
+        if cluster is not None:
+            cluster.stale.discard(gid)
+        fake.advance(61)
+        assert not b.portal.call(sb.flag, gid)  # its own copy: nothing is due
+        assert _row(a, gid)["status"] == "active"
+        assert b.portal.call(sb.flag, gid, _version(a, gid))
+        row = _row(a, gid)
+        assert row["status"] == "finished" and row["decided"] == "timeout"
+    finally:
+        a.__exit__(None, None, None)
+        b.__exit__(None, None, None)

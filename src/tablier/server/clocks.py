@@ -362,7 +362,8 @@ class ClockKeeper:
 
     One task: it asks the database for the earliest deadlines (at most ``batch``), settles
     those passed through :meth:`GameService.flag` (a version-checked commit: a game another
-    process settled first is left alone), then sleeps until the next deadline, at most
+    process settled first is left alone; a copy in memory older than the database's is read
+    again first), then sleeps until the next deadline, at most
     ``interval`` seconds (deadlines set by other processes are seen then), or until
     :meth:`wake` (a deadline set in this process that comes sooner).
     """
@@ -415,13 +416,13 @@ class ClockKeeper:
         rows = await to_thread.run_sync(self.service.storage.deadlines, self.batch)
         now = self.service.now()
         delay = self.interval
-        for game_id, stored in rows:
+        for game_id, stored, version in rows:
             deadline = aware(stored)
             assert deadline is not None
             if deadline > now:
                 delay = min(delay, (deadline - now).total_seconds())
                 break
-            if await self.service.flag(game_id):
+            if await self.service.flag(game_id, version):
                 self.settled += 1
         else:
             if len(rows) >= self.batch:

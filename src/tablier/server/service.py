@@ -571,11 +571,15 @@ class GameService:
         self.cluster.moved(live, message, offers_before != (None, None))
         self.maybe_start_ai(live)
 
-    async def flag(self, game_id: str) -> bool:
+    async def flag(self, game_id: str, version: int | None = None) -> bool:
         """Settle the flag fall of ``game_id`` if its deadline has passed (once: False when it
-        has not, or when another process or request settled it first)."""
+        has not, or when another process or request settled it first).  ``version``: the
+        game's in the database (the clock keeper's); a copy in memory older than that is read
+        again first (this process may have missed the change that set the deadline)."""
         try:
             live = await self.get(game_id)
+            if version is not None and live.version < version:
+                live = await self._reload(live)
             await self._change(live, lambda g: g.prepare_timeout(self.now()))
         except ApiError:
             return False

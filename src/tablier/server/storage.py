@@ -252,17 +252,17 @@ class Storage:
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(_games)).scalar_one())
 
-    def deadlines(self, limit: int) -> list[tuple[str, datetime]]:
+    def deadlines(self, limit: int) -> list[tuple[str, datetime, int]]:
         """The active games with a running clock, the earliest deadline first (``limit``
-        of them; the ``deadline`` column is indexed)."""
+        of them; the ``deadline`` column is indexed): ``(id, deadline, version)``."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(_games.c.id, _games.c.deadline)
+                select(_games.c.id, _games.c.deadline, _games.c.version)
                 .where(_games.c.deadline.is_not(None), _games.c.status == "active")
                 .order_by(_games.c.deadline)
                 .limit(limit)
             ).all()
-        return [(r[0], r[1]) for r in rows]
+        return [(r[0], r[1], r[2]) for r in rows]
 
     def move_times(self, game_id: str) -> list[tuple[int | None, int | None]]:
         """Each decision's ``(clock_ms, spent_ms)``, in order (tests and records)."""
