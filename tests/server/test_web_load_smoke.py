@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import postgres_base_url
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "web_load.py"
 
 
@@ -74,3 +76,25 @@ def test_two_client_processes_one_listener(tmp_path):
     assert run["moves"] == 12
     # only the second seat listens: it sees the first seat's moves
     assert 0 < run["ws"]["n"] < 12
+
+
+def test_two_processes_on_postgresql_with_clocks(tmp_path):
+    """Each game's seats on different processes: every move crosses the broker."""
+    url = postgres_base_url()
+    figures = run_load(
+        tmp_path,
+        "--games",
+        "4",
+        "--plies",
+        "4",
+        "--spawn",
+        "2",
+        "--database",
+        url,
+        "--clock",
+        "5+3",
+    )
+    run = figures["runs"][0]
+    assert run["errors"] == 0, run["first_errors"]
+    assert run["moves"] == 16
+    assert run["ws"]["n"] == 16
