@@ -349,15 +349,15 @@ def _version(client: TestClient, gid: str) -> int:
     return int(_row(client, gid)["version"])
 
 
-def test_a_restart_settles_the_flags_that_fell_meanwhile(sqlite_url, fake):
-    client = start(sqlite_url, fake)
+def test_a_restart_settles_the_flags_that_fell_meanwhile(database_url, fake):
+    client = start(database_url, fake)
     created = create(client)
     gid = created["id"]
     play(client, created, 0)
     version = _version(client, gid)
     client.__exit__(None, None, None)
     # the server is down while the clock runs out
-    engine = make_engine(sqlite_url)
+    engine = make_engine(database_url)
     with engine.begin() as conn:
         past = datetime.now(UTC) - timedelta(minutes=5)
         conn.execute(
@@ -367,7 +367,7 @@ def test_a_restart_settles_the_flags_that_fell_meanwhile(sqlite_url, fake):
         )
     engine.dispose()
     for _ in range(2):  # restarted twice: settled by the first, left alone by the second
-        client = TestClient(create_app(make_settings(sqlite_url, clock_sweep=0.02)))
+        client = TestClient(create_app(make_settings(database_url, clock_sweep=0.02)))
         with client:
             snap = wait_finished(client, gid)
             assert snap["result"]["reason"] == "timeout" and snap["result"]["winner"] == 0
