@@ -442,12 +442,6 @@ def position_command(args: tuple[str, ...]) -> None:
     help="Most seconds between two looks for fallen flags [TABLIER_CLOCK_SWEEP; 1].",
 )
 @click.option(
-    "--clock-sweep",
-    default=None,
-    type=FLOAT,
-    help="Most seconds between two looks for fallen flags [TABLIER_CLOCK_SWEEP; 1].",
-)
-@click.option(
     "--session-days",
     default=None,
     type=FLOAT,
