@@ -17,6 +17,10 @@ is used.
   job from the queue, or tells the worker to stop the running search: the player's ``stop``
   hook ends it at the next simulation or solver node and the worker takes its next job.  A
   worker that does not answer within ``cancel_grace`` seconds is killed and replaced.
+- **Tasks.**  :meth:`AIPool.run` sends another search than a move's to a worker: a
+  function named ``module:function`` (the server's own, e.g. :mod:`.analysis`) called there
+  with a payload, a progress callback and the stop hook; its answer must pickle.  Such a job
+  takes its place in the same fair queue and is cancelled the same way.
 - **Progress.**  The search's progress callback sends ``(fraction, simulations, best)`` at
   most every ``interval`` seconds; a thread per worker reads the pipe and hands each report
   to the event loop.
@@ -164,7 +168,7 @@ def _worker_main(conn: Any, index: int, parent: int, deathsig: bool, kept: int) 
         if message[0] == "forget":
             players.pop(message[1], None)
             continue
-        _, wire, game_id, position, spec, seed, interval, seconds = message
+        _, wire, game_id, position, spec, seed, interval, seconds, task = message
         with control.lock:
             if wire in control.early:
                 control.early = {w for w in control.early if w > wire}
@@ -177,10 +181,32 @@ def _worker_main(conn: Any, index: int, parent: int, deathsig: bool, kept: int) 
             stop = control.stop
         start = time.perf_counter()
         try:
-            move, simulations, reused = _search(
-                conn, wire, game_id, position, spec, seed, interval, stop, players, kept, seconds
-            )
-            answer = ("done", wire, move, simulations, reused, index, time.perf_counter() - start)
+            if task is not None:
+                value = _task(conn, wire, task, position, interval, stop)
+                answer = ("value", wire, value)
+            else:
+                move, simulations, reused = _search(
+                    conn,
+                    wire,
+                    game_id,
+                    position,
+                    spec,
+                    seed,
+                    interval,
+                    stop,
+                    players,
+                    kept,
+                    seconds,
+                )
+                answer = (
+                    "done",
+                    wire,
+                    move,
+                    simulations,
+                    reused,
+                    index,
+                    time.perf_counter() - start,
+                )
         except Exception as exc:  # a bad job must not end the worker
             answer = ("error", wire, f"{type(exc).__name__}: {exc}")
         with control.lock:
@@ -188,6 +214,27 @@ def _worker_main(conn: Any, index: int, parent: int, deathsig: bool, kept: int) 
             if stop.is_set():
                 answer = ("cancelled", wire)
         conn.send(answer)
+
+
+def _task(
+    conn: Any, wire: int, task: str, payload: Any, interval: float, stop: threading.Event
+) -> Any:
+    """Run ``task`` (``module:function``) on ``payload`` (see :meth:`AIPool.run`)."""
+    import importlib
+
+    module, _, name = task.partition(":")
+    function = getattr(importlib.import_module(module), name)
+    last = 0.0
+
+    def progress(fraction: float, simulations: int, best: str | None) -> None:
+        nonlocal last
+        moment = time.monotonic()
+        if moment - last < interval:
+            return
+        last = moment
+        conn.send(("progress", wire, float(fraction), int(simulations), best))
+
+    return function(payload, progress, stop.is_set)
 
 
 def _search(
@@ -261,12 +308,13 @@ class _Job:
     name: str
     game: str | None
     client: str | None
-    position: str
+    position: Any  # a position string, or a task's payload
     spec: str
     seed: int
     future: asyncio.Future
     listener: Callable[[float, int, str | None], None] | None = None
     seconds: float | None = None
+    task: str | None = None
     worker: _Worker | None = None
     cancelled: bool = False
 
@@ -378,6 +426,8 @@ class AIPool:
             if message[0] == "done":
                 _, _, move, simulations, reused, index, seconds = message
                 future.set_result(Thought(move, simulations, reused, index, seconds))
+            elif message[0] == "value":
+                future.set_result(message[2])
             elif message[0] == "error":
                 future.set_exception(RuntimeError(f"the AI failed: {message[2]}"))
             else:
@@ -464,6 +514,7 @@ class AIPool:
                 job.seed,
                 self.interval,
                 job.seconds,
+                job.task,
             )
             if not worker.send(message):
                 worker.job = None
@@ -553,6 +604,38 @@ class AIPool:
         (a game's clock: the player's own budget applies when it is smaller).  Cancelling
         the awaiting task stops the search (see the module docstring).
         """
+        return await self._submit(job, position, spec, seed, progress, game, client, seconds)
+
+    async def run(
+        self,
+        job: str,
+        task: str,
+        payload: Any,
+        progress: Callable[[float, int, str | None], None] | None = None,
+        *,
+        client: str | None = None,
+    ) -> Any:
+        """Run ``task`` (``"module:function"``) in a worker and answer what it returns.
+
+        The worker calls ``function(payload, progress, stop)``: ``progress(fraction,
+        simulations, best)`` reports (sent at most every ``interval`` seconds), ``stop()``
+        turns true when the awaiting task is cancelled.  ``payload`` and the answer travel
+        pickled.  An exception in the function is a ``RuntimeError`` here.
+        """
+        return await self._submit(job, payload, "", 0, progress, None, client, None, task)
+
+    async def _submit(
+        self,
+        job: str,
+        position: Any,
+        spec: str,
+        seed: int,
+        progress: Callable[[float, int, str | None], None] | None,
+        game: str | None,
+        client: str | None,
+        seconds: float | None,
+        task: str | None = None,
+    ) -> Any:
         if self._closed:
             raise RuntimeError("the AI pool is shut down")
         loop = asyncio.get_running_loop()
@@ -568,6 +651,7 @@ class AIPool:
             loop.create_future(),
             progress,
             seconds,
+            task,
         )
         self._jobs[entry.wire] = entry
         self._waiting.setdefault(client, OrderedDict()).setdefault(game, deque()).append(entry)
