@@ -1,7 +1,7 @@
 """The FastAPI application: its routers, lifespan, error handlers and middleware.
 
 :func:`create_app` builds the application from :class:`~.settings.Settings`: the routers of
-:mod:`.routers` (games, records, puzzles, puzzle_play, teaching, live, learn, pages), the
+:mod:`.routers` (games, records, puzzles, puzzle_play, teaching, live, learn, analysis, pages), the
 exception handlers of :mod:`.errors` and the :class:`~.middleware.Limits` middleware.  Its
 lifespan opens the database (running the Alembic migrations), starts the AI worker processes,
 builds the :class:`~.service.GameService` that the routes receive through :func:`.deps.get_service`,
@@ -33,6 +33,7 @@ from .ratelimit import RateLimiter
 from .ratings import settle_pending
 from .routers import (
     accounts,
+    analysis,
     challenges,
     games,
     learn,
@@ -144,6 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(conditionals_router)
     app.include_router(live.router)
     app.include_router(learn.router)
+    app.include_router(analysis.router)
     app.include_router(pages.router)
     pages.mount_static(app, settings.web_dir)
     app.add_middleware(Limits, max_body=settings.max_body)

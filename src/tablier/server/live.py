@@ -96,6 +96,8 @@ class LiveGame:
         self.chat_off: bool = bool(row.get("chat_off") or False)
         #: per seat, whether it muted the other seat's chat
         self.mutes: list[bool] = [bool(m) for m in (row.get("mutes") or [False, False])]
+        #: hints asked for per seat (games against the computer; routers/analysis.py)
+        self.hints: list[int] = [int(n) for n in (row.get("hints") or [0, 0])]
         #: a rated game, and once settled each seat's rating change (server/ratings.py)
         self.rated: bool = bool(row.get("rated") or False)
         self.rating_change: list[dict] | None = row.get("rating_change")
@@ -288,6 +290,7 @@ class LiveGame:
             "rematch": self.rematch_id,
             "chat_off": self.chat_off,
             "muted": list(self.mutes),
+            "hints": list(self.hints),
             "rated": self.rated,
             "rating_change": self.rating_change,
             "clock": clocks.clock_view(self, at or now()),
@@ -305,6 +308,8 @@ class LiveGame:
             if name:
                 tags[tag] = name
         tags["Date"] = self.created.strftime("%Y.%m.%d")
+        if any(self.hints):
+            tags["Hints"] = f"{self.hints[0]},{self.hints[1]}"
         comments = None
         if self.clock is not None:
             tags["TimeControl"] = clocks.TimeControl.from_json(self.clock).tag
@@ -409,6 +414,8 @@ class LiveGame:
             self.chat_off = bool(change.values["chat_off"])
         if "mutes" in change.values:
             self.mutes = [bool(m) for m in change.values["mutes"]]
+        if "hints" in change.values:
+            self.hints = [int(n) for n in change.values["hints"]]
 
     def turn_start(self, seat: int) -> int | None:
         """The ply where ``seat``'s last turn began (None when it never moved)."""

@@ -59,6 +59,13 @@ async def review(request: Request) -> Response:
     return _client(request)
 
 
+@router.get("/analysis/{spec}")
+async def analysis_page(spec: str, request: Request) -> Response:
+    """The analysis board of a game's spec (the client; ``?m=`` moves, ``&ply=`` the position
+    shown first)."""
+    return _client(request)
+
+
 @router.get("/@/{username}")
 async def profile(username: str, request: Request) -> Response:
     """A player's profile page (the client; it asks ``/api/players/<username>``)."""

@@ -1,0 +1,463 @@
+"""Analysis where players are: the analysis board's searches, the computer review, hints.
+
+Three searches run in the AI worker processes (:meth:`.ai.AIPool.run`), never on the event
+loop, through the core protocol only (``State``, ``legal_moves``, the game's notation), so
+every game has them:
+
+- **Analysis** of one position (:func:`analyse_task`): an MCTS search of at most
+  :data:`ANALYSIS_SECONDS_MAX` seconds (and :data:`ANALYSIS_SIMULATIONS_MAX` simulations)
+  that answers the evaluation (the first player's win probability), the :data:`TOP_MOVES`
+  best moves with their visits and win estimates, and the principal line (the most visited
+  reply after each move, at most :data:`LINE_LENGTH` decisions).
+- **Review** of a whole game (:func:`review_task`): every position searched with a small
+  fixed budget (:data:`REVIEW_SIMULATIONS` simulations, at most :data:`REVIEW_SECONDS`
+  seconds), the evaluation over the game, and the decisions that lowered their mover's win
+  probability most marked as lichess does (:func:`judge`): a drop of at least
+  :data:`INACCURACY` is an inaccuracy (``?!``), :data:`MISTAKE` a mistake (``?``),
+  :data:`BLUNDER` a blunder (``??``), each with the better move the search found.
+- **Hints** (:func:`hint_task`): the move the search prefers, for a player against the
+  computer (``routers/analysis.py`` decides who may ask).
+
+:class:`AnalysisJobs` keeps the jobs of this process in memory: a job is started by a
+``POST``, followed by polling its ``GET`` (its progress, then its answer) and may be
+cancelled by a ``DELETE``.  A client (address) has at most ``settings.ai_queue_limit`` jobs
+queued or running (``429 analysis_busy``).  Finished jobs are forgotten after
+:data:`JOB_TTL` seconds, and at most :data:`MAX_JOBS` are kept.  Reviews are cached in memory
+(:data:`REVIEW_CACHE` of them, least recently used dropped), keyed by the game's spec and
+moves: a game and its record share one entry, and a server restart computes them again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import hashlib
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "ANALYSIS_SECONDS_MAX",
+    "BLUNDER",
+    "INACCURACY",
+    "MISTAKE",
+    "AnalysisJobs",
+    "analyse_task",
+    "hint_task",
+    "judge",
+    "review_task",
+]
+
+#: Longest analysis of one position (seconds), and its default.
+ANALYSIS_SECONDS_MAX = 10.0
+ANALYSIS_SECONDS = 3.0
+#: Most simulations of one analysis.
+ANALYSIS_SIMULATIONS_MAX = 200_000
+#: Moves listed by an analysis, decisions in its principal line.
+TOP_MOVES = 8
+LINE_LENGTH = 12
+#: The review's fixed budget per position.
+REVIEW_SIMULATIONS = 3000
+REVIEW_SECONDS = 0.3
+#: Simulations the move played gets at least, in the review's tree of its position.
+REVIEW_PLAYED = 100
+#: A hint's search.
+HINT_SECONDS = 1.0
+HINT_SIMULATIONS = 3000
+#: Drops of the mover's win probability (0..1) that mark a decision (as lichess does).
+INACCURACY = 0.10
+MISTAKE = 0.20
+BLUNDER = 0.30
+#: Jobs kept per process, seconds a finished one is kept, reviews cached.
+MAX_JOBS = 500
+JOB_TTL = 300.0
+REVIEW_CACHE = 256
+
+Report = Callable[[float, int, "str | None"], None]
+
+
+# -- the worker side ---------------------------------------------------------------------
+
+
+def _replay(spec: str, moves: list[str]) -> list[Any]:
+    """The states of ``spec``'s game from its start through ``moves`` (notations)."""
+    from tablier import games
+
+    game = games.from_spec(spec)
+    states = [game.initial_state()]
+    for text in moves:
+        state = states[-1]
+        states.append(state.apply(game.parse_move(state, text)))
+    return states
+
+
+def _first_player_value(state: Any, to_move_score: float) -> float:
+    """The first player's win probability from the side to move's score."""
+    return to_move_score if state.to_move == 0 else 1.0 - to_move_score
+
+
+def _outcome_value(state: Any) -> float:
+    return float(state.outcome.score(0))
+
+
+def _search(
+    state: Any,
+    simulations: int,
+    seconds: float,
+    seed: int,
+    report: Report | None,
+    stop: Callable[[], bool],
+    done: int = 0,
+    fraction: Callable[[float], float] = lambda f: f,
+) -> tuple[Any, int]:
+    """A fresh MCTS tree of ``state`` searched within the budget; (tree, simulations)."""
+    from tablier.ai.mcts import MCTS
+
+    game = state.game
+    tree = MCTS(state, seed=seed)
+
+    def progress(p: Any) -> None:
+        if report is not None:
+            best = game.move_text(state, p.best.move) if p.best is not None else None
+            report(fraction(float(p.fraction)), done + int(p.iterations), best)
+
+    tree.search(simulations, seconds, progress, progress_every=0.1, stop=stop)
+    return tree, int(tree.root.n)
+
+
+def _principal_line(state: Any, tree: Any, first: Any) -> list[str]:
+    """The notations of ``first`` (a root move) and the most visited replies after it."""
+    game = state.game
+    line = [game.move_text(state, first)]
+    node = next((c for c in tree.root.children or () if c.move == first), None)
+    current = state.apply_unchecked(first)
+    while node is not None and node.children and len(line) < LINE_LENGTH:
+        visited = [c for c in node.children if c.n > 0]
+        if not visited or current.outcome is not None:
+            break
+        node = max(visited, key=lambda c: c.n)
+        line.append(game.move_text(current, node.move))
+        current = current.apply_unchecked(node.move)
+    return line
+
+
+def _evaluate(state: Any, tree: Any) -> dict[str, Any]:
+    """What an analysis answers of a searched ``tree``."""
+    game = state.game
+    stats = tree.analysis(TOP_MOVES)
+    moves = [
+        {
+            "move": game.move_text(state, s.move),
+            "visits": int(s.visits),
+            "win": round(float(s.score), 4),
+            "proven": s.proven,
+        }
+        for s in stats
+    ]
+    score = float(stats[0].score) if stats else 0.5
+    return {
+        "to_move": state.to_move,
+        "eval": round(_first_player_value(state, score), 4),
+        "moves": moves,
+        "line": _principal_line(state, tree, stats[0].move) if stats else [],
+        "simulations": int(tree.root.n),
+    }
+
+
+def _over(state: Any) -> dict[str, Any]:
+    return {
+        "to_move": state.to_move,
+        "eval": _outcome_value(state),
+        "moves": [],
+        "line": [],
+        "simulations": 0,
+        "over": True,
+    }
+
+
+def analyse_task(payload: dict[str, Any], report: Report, stop: Callable[[], bool]) -> dict:
+    """Analyse the position after ``payload["moves"]`` (run in a worker)."""
+    state = _replay(payload["spec"], payload["moves"])[-1]
+    if state.outcome is not None:
+        return _over(state)
+    tree, _ = _search(
+        state, payload["simulations"], payload["seconds"], payload["seed"], report, stop
+    )
+    return _evaluate(state, tree)
+
+
+def hint_task(payload: dict[str, Any], report: Report, stop: Callable[[], bool]) -> dict:
+    """The move the search prefers in ``payload["position"]`` (run in a worker)."""
+    from tablier import games
+
+    state = games.parse_position(payload["position"])
+    tree, _ = _search(state, HINT_SIMULATIONS, HINT_SECONDS, payload["seed"], report, stop)
+    return _evaluate(state, tree)
+
+
+def judge(drop: float) -> str | None:
+    """The mark of a decision that lowered its mover's win probability by ``drop``.
+
+    >>> [judge(d) for d in (0.05, 0.1, 0.25, 0.5)]
+    [None, '?!', '?', '??']
+    """
+    if drop >= BLUNDER - 1e-9:
+        return "??"
+    if drop >= MISTAKE - 1e-9:
+        return "?"
+    if drop >= INACCURACY - 1e-9:
+        return "?!"
+    return None
+
+
+def _played_value(
+    tree: Any, states: list[Any], i: int, move: Any, stop: Callable[[], bool], target: int
+) -> float:
+    """The win probability of the move played at position ``i``, for its mover.
+
+    Its estimate in the tree of position ``i`` (the same search as the best move's, so the
+    two compare without the side-to-move bias of two separate searches), after
+    :data:`REVIEW_PLAYED` more simulations restricted to it when it had fewer visits; a
+    fresh search of the next position when the tree cannot give it (its root is proven).
+    """
+    state = states[i]
+
+    def stat() -> Any:
+        return next((s for s in tree.analysis() if s.move == move), None)
+
+    found = stat()
+    if found is not None and found.proven is None and found.visits < target:
+        tree.restrict_root([move])
+        with contextlib.suppress(Exception):  # a proven root searches no more
+            tree.search(target - found.visits, 2 * REVIEW_SECONDS, stop=stop)
+        tree.restrict_root(None)
+        found = stat()
+    if found is not None and (found.proven is not None or found.visits >= REVIEW_PLAYED // 2):
+        return float(found.score)
+    after = states[i + 1]
+    if after.outcome is not None:
+        return float(after.outcome.score(state.to_move))
+    fresh, _ = _search(after, REVIEW_SIMULATIONS, REVIEW_SECONDS, i, None, stop)
+    stats = fresh.analysis(1)
+    score = float(stats[0].score) if stats else 0.5
+    return score if after.to_move == state.to_move else 1.0 - score
+
+
+def _share(done: int, total: int, fraction: float) -> float:
+    """The review's progress: ``done`` positions of ``total``, and ``fraction`` of the next."""
+    return (done + fraction) / total
+
+
+def review_task(payload: dict[str, Any], report: Report, stop: Callable[[], bool]) -> dict:
+    """Review a game: every position searched with the small fixed budget (in a worker).
+
+    At each position the search gives the mover's win probability with its best move and
+    with the move played (:func:`_played_value`); the drop between the two marks the
+    decision (:func:`judge`).  ``evals[i]``: the first player's win probability at position
+    ``i`` (the start's from its best move, the others from the move that led there, the end
+    from the outcome).  ``marks``: per decision marked, its ply, move, mover, mark, drop and
+    the better move (the search's choice).
+    """
+    states = _replay(payload["spec"], payload["moves"])
+    moves = payload["moves"]
+    game = states[0].game
+    total = max(1, len(moves))
+    evals: list[float] = []
+    best: list[str | None] = []
+    marks: list[dict[str, Any]] = []
+    done = 0
+    for i, state in enumerate(states):
+        if stop():
+            break
+        if state.outcome is not None:  # the end: its exact value
+            evals[i:] = [_outcome_value(state)]
+            break
+        if i == len(moves):  # the last position of an unfinished game: its own search
+            tree, n = _search(
+                state, REVIEW_SIMULATIONS, REVIEW_SECONDS, payload["seed"], None, stop
+            )
+            stats = tree.analysis(1)
+            score = float(stats[0].score) if stats else 0.5
+            evals[i:] = [round(_first_player_value(state, score), 4)]
+            best.append(game.move_text(state, stats[0].move) if stats else None)
+            break
+        tree, n = _search(
+            state,
+            REVIEW_SIMULATIONS,
+            REVIEW_SECONDS,
+            payload["seed"] + i,
+            report,
+            stop,
+            done,
+            functools.partial(_share, i, total),
+        )
+        done += n
+        stats = tree.analysis(1)
+        top = float(stats[0].score) if stats else 0.5
+        if i == 0:
+            evals.append(round(_first_player_value(state, top), 4))
+        move = game.parse_move(state, moves[i])
+        # the move played as deep as the best one (values of unequal depths do not compare)
+        target = max(REVIEW_PLAYED, stats[0].visits if stats else 0)
+        played = _played_value(tree, states, i, move, stop, target)
+        evals.append(round(_first_player_value(state, played), 4))
+        better = game.move_text(state, stats[0].move) if stats else None
+        best.append(better)
+        mark = judge(top - played)
+        if mark is not None and better is not None and better != moves[i]:
+            marks.append(
+                {
+                    "ply": i,
+                    "move": moves[i],
+                    "mover": state.to_move,
+                    "mark": mark,
+                    "drop": round(top - played, 4),
+                    "better": better,
+                }
+            )
+        report((i + 1) / total, done, None)
+    return {"evals": evals, "best": best, "marks": marks, "simulations": done}
+
+
+# -- the server side -----------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Job:
+    """One analysis or review job of this process."""
+
+    id: str
+    kind: str  # "analysis", "review" or "hint"
+    client: str | None
+    status: str = "queued"  # "running", "done", "failed", "cancelled"
+    fraction: float = 0.0
+    simulations: int = 0
+    best: str | None = None
+    result: Any = None
+    error: str | None = None
+    finished: float | None = None
+    key: str | None = None  # a review's cache key
+    task: asyncio.Task | None = field(default=None, repr=False)
+
+    @property
+    def active(self) -> bool:
+        return self.status in ("queued", "running")
+
+    def view(self) -> dict[str, Any]:
+        """The job as ``GET /api/analysis/jobs/<id>`` answers it (docs/web.md)."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "status": self.status,
+            "progress": {
+                "fraction": round(min(max(self.fraction, 0.0), 1.0), 3),
+                "simulations": self.simulations,
+                "best": self.best,
+            },
+            "result": self.result,
+            "error": self.error,
+        }
+
+
+def review_key(spec: str, moves: list[str]) -> str:
+    """The cache key of a game's review: its spec and moves."""
+    digest = hashlib.sha256(spec.encode())
+    for move in moves:
+        digest.update(b"\0" + move.encode())
+    return digest.hexdigest()
+
+
+class AnalysisJobs:
+    """The analysis jobs of this process and the review cache (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.jobs: OrderedDict[str, Job] = OrderedDict()
+        self.reviews: OrderedDict[str, dict] = OrderedDict()
+
+    def busy(self, client: str | None) -> int:
+        """Jobs of ``client`` queued or running."""
+        return sum(1 for job in self.jobs.values() if job.client == client and job.active)
+
+    def get(self, job_id: str) -> Job | None:
+        self._sweep()
+        return self.jobs.get(job_id)
+
+    def cached_review(self, key: str) -> dict | None:
+        review = self.reviews.get(key)
+        if review is not None:
+            self.reviews.move_to_end(key)
+        return review
+
+    def _sweep(self) -> None:
+        moment = time.monotonic()
+        for job_id, job in list(self.jobs.items()):
+            if job.finished is not None and moment - job.finished > JOB_TTL:
+                del self.jobs[job_id]
+        while len(self.jobs) > MAX_JOBS:
+            job_id, job = next(iter(self.jobs.items()))
+            if job.active and job.task is not None:
+                job.task.cancel()
+            del self.jobs[job_id]
+
+    def done(self, kind: str, client: str | None, result: Any) -> Job:
+        """A job answered at once (a cached review, a finished position)."""
+        job = Job(secrets.token_urlsafe(12), kind, client, "done", 1.0, result=result)
+        job.finished = time.monotonic()
+        self.jobs[job.id] = job
+        self._sweep()
+        return job
+
+    def start(
+        self,
+        kind: str,
+        client: str | None,
+        work: Callable[[Report], Any],
+        cache: str | None = None,
+    ) -> Job:
+        """Start ``work(report)`` (a coroutine function running a pool task) as a job."""
+        job = Job(secrets.token_urlsafe(12), kind, client)
+        self.jobs[job.id] = job
+        self._sweep()
+
+        def report(fraction: float, simulations: int, best: str | None) -> None:
+            job.status = "running" if job.status == "queued" else job.status
+            job.fraction, job.simulations = fraction, simulations
+            if best is not None:
+                job.best = best
+
+        async def run() -> None:
+            try:
+                job.result = await work(report)
+                job.status, job.fraction = "done", 1.0
+                if cache is not None:
+                    self.reviews[cache] = job.result
+                    while len(self.reviews) > REVIEW_CACHE:
+                        self.reviews.popitem(last=False)
+            except asyncio.CancelledError:
+                job.status = "cancelled"
+                raise
+            except Exception as exc:  # a failed search is the job's answer, not a 500
+                job.status, job.error = "failed", str(exc)[:200]
+            finally:
+                job.finished = time.monotonic()
+
+        job.task = asyncio.create_task(run())
+        return job
+
+    def cancel(self, job: Job) -> None:
+        if job.task is not None and job.active:
+            job.task.cancel()
+        if job.active:
+            job.status = "cancelled"
+            job.finished = time.monotonic()
+
+    async def close(self) -> None:
+        for job in list(self.jobs.values()):
+            if job.task is not None and not job.task.done():
+                job.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await job.task
