@@ -125,7 +125,7 @@ export const api = {
 /**
  * What the server's error codes of fixed meaning say, in the page's language (docs/web.md,
  * "Error codes").  The codes whose message carries the engine's or the validator's details
- * (bad_move, illegal_move, bad_record, bad_option, invalid_request, bad_input…) keep the
+ * (bad_move, illegal_move, bad_record, bad_option, bad_spec, invalid_request, bad_input…) keep the
  * server's message.
  */
 function codeTexts() {
@@ -148,6 +148,10 @@ function codeTexts() {
     record_too_long: t("This record is too long to review here."),
     ai_busy: t("The computer is busy with your other games: try again in a moment."),
     ai_unavailable: t("The computer player is off on this server."),
+    analysis_busy: t("The computer is busy with your other analyses: try again in a moment."),
+    analysis_not_found: t("This analysis has ended: start it again."),
+    too_many_moves: t("This game is too long to analyse here."),
+    hints_not_allowed: t("Hints are only for unrated games against the computer."),
     rate_limited: t("Too many requests: wait a moment and try again."),
     bad_username: t("A username has 3 to 20 letters, digits, _ or -."),
     bad_password: t("A password has 8 to 256 characters."),

@@ -10,6 +10,7 @@
 // sign up and the guest's name.
 
 import { setupAccount } from "./account.js";
+import { AnalysisPage } from "./analysis.js";
 import { GamePage } from "./game-page.js";
 import { language, languageNames, loadLanguage, switchLanguage, t } from "./i18n.js";
 import { LeaderboardPage } from "./leaderboard.js";
@@ -70,6 +71,7 @@ setupAccount(document.querySelector("[data-testid=account]"));
 startRouter(document.getElementById("app"), [
   [/^\/g\/([A-Za-z0-9_-]+)\/?$/, (root, id) => new GamePage(root, id)],
   [/^\/review\/?$/, (root) => new ReviewPage(root)],
+  [/^\/analysis\/([^/]+)\/?$/, (root, spec) => new AnalysisPage(root, spec)],
   [/^\/rules\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new RulesPage(root, game)],
   [/^\/learn\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new LearnPage(root, game)],
   [/^\/puzzles\/([A-Za-z0-9_-]+)\/?$/, (root, game) => new PuzzlesPage(root, game)],

@@ -5,6 +5,7 @@
 
 import { joinSeat } from "./account.js";
 import { ActionsPanel } from "./actions.js";
+import { GameAnalysis } from "./analysis.js";
 import { ChatPanel } from "./chat.js";
 import { ClockPanel } from "./clock.js";
 import { ConditionalsPanel } from "./conditionals.js";
@@ -46,6 +47,7 @@ export class GamePage {
     this.closed = true;
     this.clock.destroy();
     this.notifier.destroy();
+    this.analysis.destroy();
     if (this.socket) this.socket.close();
     this.viewer.destroy();
   }
@@ -73,6 +75,7 @@ export class GamePage {
     this.notifier = new Notifier(this);
     this.settingsBox.append(this.notifier.controls);
     this.clock = new ClockPanel(this);
+    this.analysis = new GameAnalysis(this); // "Analyse", hints, the computer review
     const boardColumn = el("div", { class: "board-column" },
       v.status, this.clock.root, this.aiBox, v.banner, v.boardHost, this.moves.confirmBar, this.moves.form,
       this.moves.error, v.historyBar);
@@ -83,6 +86,7 @@ export class GamePage {
       el("section", { class: "panel" }, el("h2", {}, t("Moves")), v.moveList),
       el("section", { class: "panel" }, this.panel.offers, this.panel.actions),
       this.conditionals.root,
+      this.analysis.root,
       this.chat.root,
       el("section", { class: "panel" }, this.settingsBox));
     this.root.append(boardColumn, side);
@@ -294,6 +298,7 @@ export class GamePage {
     this.notifier.update(myTurn);
     this.chat.update();
     this.conditionals.update();
+    this.analysis.update();
     this.root.classList.toggle("my-turn", myTurn);
     this.moves.setEnabled(myTurn);
     const ply = this.viewer.lastPly;

@@ -1,9 +1,11 @@
 // The review page (/review): a record read in the lobby (kept in sessionStorage, so a
 // reload keeps it), with the board, move list, history and result of the viewer.
 
+import { analysisHref, ReviewPanel } from "./analysis.js";
 import { loadReview, setSetting, settings } from "./store.js";
 import { t } from "./i18n.js";
 import { download, el } from "./ui.js";
+import { navigate } from "./router.js";
 import { Viewer } from "./viewer.js";
 
 export class ReviewPage {
@@ -31,13 +33,21 @@ export class ReviewPage {
       setSetting("coordinates", coords.checked);
       v.render();
     });
+    const spec = this.data.spec || this.data.game;
+    this.computer = new ReviewPanel({ spec, moves: this.data.moves, onGo: (ply) => v.go(ply) });
+    const analyse = el("a", { href: "#", class: "button-link", "data-testid": "analyse-link",
+      onclick: (event) => {
+        event.preventDefault();
+        navigate(analysisHref(spec, this.data.moves, v.shownPly));
+      } }, t("Analyse"));
     this.root.append(
       el("div", { class: "board-column" }, v.status, v.banner, v.boardHost, v.historyBar),
       el("aside", { class: "side-column" },
         el("section", { class: "panel" }, el("h2", {}, t("Record")), headers),
         el("section", { class: "panel" }, v.info),
         el("section", { class: "panel" }, el("h2", {}, t("Moves")), v.moveList),
-        el("section", { class: "panel" },
+        this.computer.root,
+        el("section", { class: "panel" }, analyse, " ",
           el("button", { type: "button", "data-testid": "export-record",
             onclick: () => download(`tablier-${this.data.game}-record.txt`, this.data.text || "") },
           t("Download the record")),
@@ -65,6 +75,7 @@ export class ReviewPage {
   }
 
   destroy() {
+    if (this.computer) this.computer.destroy();
     this.viewer.destroy();
   }
 }
