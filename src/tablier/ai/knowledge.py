@@ -36,6 +36,14 @@ name in it is optional:
     now" (the compiled core is switched off): the search plays the playout
     itself.
 
+``forced_win(state, nodes, seconds) -> Sequence[Move] | None``
+    A game's own proof search for forced wins too deep for the generic solver
+    (XoBo: threat-space search over voyna sequences).  It returns a winning
+    line for the side to move (its first move is played), every reply of the
+    opponent refuted, or ``None`` when it finds none within ``nodes``
+    positions and ``seconds`` (``None``: no time limit).  ``hard`` and
+    ``expert`` ask it before searching.
+
 ``PLAYOUT_DEPTH: int``
     How many plies a cut-off playout runs before the evaluation (default 6).
 
@@ -71,6 +79,7 @@ class Knowledge:
     move_prior: Callable[[State[Any], Sequence[Move]], Sequence[float]] | None = None
     playout_policy: Callable[[State[Any], random.Random], Move | None] | None = None
     playout: Playout | None = None
+    forced_win: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
     playout_depth: int = DEFAULT_PLAYOUT_DEPTH
     source: str | None = None
 
@@ -82,6 +91,7 @@ class Knowledge:
             move_prior=getattr(module, "move_prior", None),
             playout_policy=getattr(module, "playout_policy", None),
             playout=getattr(module, "playout", None),
+            forced_win=getattr(module, "forced_win", None),
             playout_depth=int(getattr(module, "PLAYOUT_DEPTH", DEFAULT_PLAYOUT_DEPTH)),
             source=getattr(module, "__name__", type(module).__name__),
         )

@@ -38,6 +38,9 @@ voyna everywhere else (the moves that break it come first).
 * :func:`playout_policy`: playouts take a win in one, answer a voyna (or a
   silent threat) with a move that breaks it when one exists, and otherwise
   follow the prior.
+* :func:`forced_win`: a forced win by voyna after voyna (threat-space
+  search, :mod:`tablier.games.xobo.threats`), asked by ``hard`` and
+  ``expert`` before they search.
 * :func:`playout`: a whole playout in the compiled core (``_native.c``), with
   the same choices as the search's own playout loop and its own generator;
   None when the compiled core is off.
@@ -64,6 +67,7 @@ __all__ = [
     "connection_distance",
     "distance_layers",
     "evaluate",
+    "forced_win",
     "move_prior",
     "path_cells",
     "playout",
@@ -282,6 +286,15 @@ def playout(
     if _playout_c is None:
         return None
     return _playout_c(state, seed, limit, weighted, cutoff)
+
+
+def forced_win(
+    state: XoBoState, nodes: int, seconds: float | None = None
+) -> Sequence[Move] | None:
+    """A forced win by threats for the side to move (see :mod:`.threats`), or None."""
+    from .threats import forced_win as search
+
+    return search(state, nodes, seconds)
 
 
 _evaluate_c: Callable[[XoBoState], float] | None = None
