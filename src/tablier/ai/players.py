@@ -45,7 +45,15 @@ from ..core.position import parse_float, parse_int, parse_spec
 from .knowledge import knowledge_for
 from .mcts import MCTS, MCTSConfig, MoveStat, SearchProgress
 from .solver import Solver
-from .tactics import RULE_HORIZON, SAFE, RuleGuard, losing_moves, winning_moves
+from .tactics import (
+    RULE_HORIZON,
+    SAFE,
+    UNKNOWN,
+    RuleGuard,
+    TurnSafety,
+    losing_moves,
+    winning_moves,
+)
 
 __all__ = [
     "LEVELS",
@@ -232,8 +240,14 @@ class Level:
     safety_checks: int = 0
     rule_guard: bool = True
     rule_nodes: int = RULE_NODES
+    safety_nodes: int = 20_000
+    threat_nodes: int = 20_000
     config: MCTSConfig = field(default_factory=MCTSConfig)
 
+
+#: The least time the tactical checks of a level get, before and after the search, however
+#: short its budget: the guarantees of ``hard`` (docs/ai.md) must hold on a loaded machine.
+TACTICS_SECONDS = 0.3
 
 #: The named levels.  Time budgets cover the whole decision (tactics and solver
 #: included), so ``hard`` stays within 2 s per move.
@@ -309,8 +323,8 @@ class MCTSPlayer(Player):
             tree.restrict_root(safe if bad and safe else None)
         order = _prior_order(state)
         if level.solver_depth > 1:
-            # The solver gets at most a quarter of the time budget.
-            limit = 0.25 * level.seconds if level.seconds is not None else None
+            # The solver gets a quarter of the time budget, never less than the floor.
+            limit = max(0.25 * level.seconds, TACTICS_SECONDS) if level.seconds else None
             solver = Solver(
                 max_nodes=level.solver_nodes, max_seconds=limit, order=order, stop=self.stop
             )
@@ -318,6 +332,12 @@ class MCTSPlayer(Player):
             if result.status == "win" and result.line:
                 self.last_analysis = [MoveStat(result.line[0], 0, 1.0, 1.0, "win")]
                 return result.line[0]
+            hook = knowledge_for(state.game).forced_win  # the game's deeper proofs
+            if hook is not None and level.threat_nodes:
+                line = hook(state, level.threat_nodes, limit)
+                if line:
+                    self.last_analysis = [MoveStat(line[0], 0, 1.0, 1.0, "win")]
+                    return line[0]
         checks = level.safety_checks if level.solver_depth > 1 else 0
         seconds = level.seconds
         if seconds is not None:  # the budget covers the checks before and after too
@@ -328,8 +348,9 @@ class MCTSPlayer(Player):
         stopped = self.stop is not None and self.stop()
         guard = rule_guard(state, level.rule_nodes) if level.rule_guard and not stopped else None
         deadline = None
-        if level.seconds is not None:  # what is left, and never less than a twentieth
-            deadline = max(start + level.seconds, time.perf_counter() + 0.05 * level.seconds)
+        if level.seconds is not None:  # what is left, never less than a twentieth or the floor
+            floor = max(0.05 * level.seconds, TACTICS_SECONDS if checks else 0.0)
+            deadline = max(start + level.seconds, time.perf_counter() + floor)
         if level.temperature > 0:
             move = tree.sample_move(level.temperature)
             return guard.pick(state, [move], deadline) if guard is not None else move
@@ -351,38 +372,43 @@ class MCTSPlayer(Player):
     ) -> Move:
         """The first of the best root moves after which the opponent forces no win.
 
-        The candidates are the ``checks`` best moves of the analysis (proven
-        wins are played as they are); each is checked with the solver for a
-        forced win of the opponent within ``solver_depth`` decisions (whoever
-        decides next).  The checks share one solver, so ``solver_nodes`` bounds
-        all of them together.  An unfinished check counts as safe; when every
-        candidate loses, the search's choice stays.  With a rule ``guard``,
-        candidates it does not find safe are skipped (``best`` is its choice).
+        Each candidate is checked with a :class:`~tablier.ai.tactics.TurnSafety`:
+        after the move and the rest of the mover's turn, the opponent must not
+        force a win within ``solver_depth`` decisions.  The ``checks`` best moves
+        of the analysis come first (proven wins are played as they are), then, if
+        none is safe, the other legal moves in the game's prior order, until one
+        is found safe or the budgets (``safety_nodes`` solver nodes in all) run
+        out; then the first candidate not proven lost, else the search's choice.
+        With a rule ``guard``, candidates it does not find safe are skipped
+        (``best`` is its choice).
         """
         level = self.level
-        me = state.to_move
-        candidates = [s for s in self.last_analysis if s.proven != "loss"][:checks]
-        if not candidates or candidates[0].proven == "win":
+        analysis = [s for s in self.last_analysis if s.proven != "loss"]
+        if analysis and analysis[0].proven == "win":
             return best
-        # One solver for all the checks: they share its tables and its node limit.
-        solver = Solver(max_nodes=level.solver_nodes, order=order, stop=self.stop)
-        for stat in candidates:
-            if (
-                guard is not None
-                and stat.move != best
-                and guard.fate(state, stat.move, deadline) != SAFE
-            ):
+        safety = TurnSafety(level.solver_depth, level.safety_nodes, order=order, stop=self.stop)
+        first: list[Move] = [best, *(s.move for s in analysis[:checks])]
+        legal: list[Move] = state.legal_moves()
+        rest = order(state, legal) if order is not None else legal
+        fallback: Move | None = None
+        seen: set[Move] = set()
+        move: Move
+        for move in (*first, *rest):
+            if move in seen:
                 continue
-            after = state.apply_unchecked(stat.move)
-            if after.outcome is not None:
-                return stat.move
-            if deadline is not None:
-                solver.max_seconds = deadline - time.perf_counter()
-                if solver.max_seconds <= 0:
-                    return best
-            if not solver.forces_win(after, 1 - me, level.solver_depth):
-                return stat.move
-        return best
+            seen.add(move)
+            if guard is not None and move != best and guard.fate(state, move, deadline) != SAFE:
+                continue
+            if safety.solver.nodes > level.safety_nodes:
+                break
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            verdict = safety.fate(state, move, deadline)
+            if verdict == SAFE:
+                return move
+            if verdict == UNKNOWN and fallback is None:
+                fallback = move
+        return fallback if fallback is not None else best
 
 
 def _prior_order(state: State[Any]) -> Callable[[State[Any], list[Move]], list[Move]] | None:
@@ -420,6 +446,8 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
         "solver_depth",
         "solver_nodes",
         "safety_checks",
+        "safety_nodes",
+        "threat_nodes",
         "rule_nodes",
         "playout_depth",
         "max_playout",

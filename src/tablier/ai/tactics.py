@@ -5,7 +5,9 @@
   opponent, deciding next, has a move that wins at once;
 * :class:`RuleGuard`: refuses the decisions after which the player loses
   whatever anyone decides, i.e. by a rule it could have obeyed (a deadline
-  let pass, a last piece spent...), used by every player.
+  let pass, a last piece spent...), used by every player;
+* :class:`TurnSafety`: whether the opponent forces a win within a few
+  decisions once the mover's whole turn is over (``hard`` and ``expert``).
 
 Both go through the protocol only and look at ``state.to_move`` of each
 resulting state, so a turn of several decisions is handled: when a move
@@ -27,6 +29,7 @@ __all__ = [
     "SAFE",
     "UNKNOWN",
     "RuleGuard",
+    "TurnSafety",
     "losing_moves",
     "safe_moves",
     "winning_moves",
@@ -279,3 +282,123 @@ class RuleGuard:
             return None
         self._table[key] = False
         return False
+
+
+# -- whole-turn safety: no forced loss of the opponent after the mover's turn ----------------
+
+
+class TurnSafety:
+    """Does a move leave the opponent a forced win within ``depth`` decisions of its own?
+
+    The question is asked about the position after the mover's **whole turn**,
+    not the position after the move: in a game whose turns have several
+    decisions (Voldétour: take a piece, put it, move the Lord), a move that
+    leaves the mover to decide again says nothing yet, and counting the
+    mover's remaining decisions in the depth would hide the opponent's win
+    behind them (lift the own bridge, put it elsewhere, end the turn: the
+    opponent's three-decision win comes after three of the mover's own).
+
+    So after ``move``, the mover's remaining decisions of the turn (every
+    state where ``to_move`` is still the mover) are expanded depth first in
+    the ``order`` given (the game's prior, best first); at each position
+    where the turn has passed, a :class:`~tablier.ai.solver.Solver` asks
+    whether the opponent forces a win within ``depth`` decisions (whoever
+    decides them: nothing assumes that players alternate).  The move is
+    :data:`SAFE` when some way of finishing the turn leaves no such win (or
+    wins), :data:`LOST` when every way does (or loses), :data:`UNKNOWN` when
+    the budgets ran out first.  In a game of one decision per turn this is
+    exactly the solver's check of the position after the move.
+
+    ``nodes`` bounds the solver's nodes over all the checks of one position
+    (they share its table), ``turn_nodes`` the positions of the mover's turn
+    expanded per move.  ``deadline`` (a :func:`time.perf_counter` time), when
+    given to :meth:`fate`, makes it answer :data:`UNKNOWN` past it.
+
+    >>> from tablier.games import get
+    >>> game = get("volo", board="mini")
+    >>> trap = game.position(["e8", "g8", "b2"], ["e5", "e6", "e9"], to_move=0)
+    >>> safety = TurnSafety()
+    >>> safety.fate(trap, game.parse_move(trap, "e8-f8"))
+    'lost'
+    >>> safety.fate(trap, game.parse_move(trap, "c1"))
+    'safe'
+    """
+
+    def __init__(
+        self,
+        depth: int = 3,
+        nodes: int = 20_000,
+        turn_nodes: int = 200,
+        order: Order | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> None:
+        from .solver import Solver
+
+        self.depth = depth
+        self.turn_nodes = turn_nodes
+        self.order = order
+        self.solver = Solver(max_nodes=nodes, order=order, stop=stop)
+        self._root: State[Any] | None = None
+        self._fates: dict[Move, str] = {}
+        self._ends: dict[State[Any], bool | None] = {}
+        self._left = 0
+        self._deadline: float | None = None
+
+    def fate(self, state: State[Any], move: Move, deadline: float | None = None) -> str:
+        """:data:`SAFE`, :data:`LOST` or :data:`UNKNOWN` for ``move`` in ``state``."""
+        if state is not self._root and state != self._root:
+            self._root = state
+            self._fates = {}
+        known = self._fates.get(move)
+        if known is not None and known != UNKNOWN:
+            return known
+        self._deadline = deadline
+        self._left = self.turn_nodes
+        result = self._finish(state.apply_unchecked(move), state.to_move)
+        verdict = SAFE if result else LOST if result is False else UNKNOWN
+        self._fates[move] = verdict
+        return verdict
+
+    def _end_safe(self, state: State[Any], me: int) -> bool | None:
+        """The turn has passed: True when the opponent forces no win within ``depth``."""
+        known = self._ends.get(state, False)
+        if known is not False:
+            return known
+        if self._deadline is not None:
+            left = self._deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            self.solver.max_seconds = left
+        else:
+            self.solver.max_seconds = None
+        wins = self.solver.forces_win(state, 1 - me, self.depth)
+        result = None if wins is None else not wins
+        if result is not None:
+            self._ends[state] = result
+        return result
+
+    def _finish(self, state: State[Any], me: int) -> bool | None:
+        """True when some way of ending ``me``'s turn from ``state`` is safe (None: unknown)."""
+        outcome = state.outcome
+        if outcome is not None:
+            return outcome.winner != 1 - me
+        if state.to_move != me:
+            return self._end_safe(state, me)
+        if self._left <= 0:
+            return None
+        self._left -= 1
+        moves = state.legal_moves()
+        if self.order is not None and len(moves) > 1:
+            moves = self.order(state, moves)
+        unknown = False
+        for m in moves:
+            result = self._finish(state.apply_unchecked(m), me)
+            if result:
+                return True
+            if result is None:
+                unknown = True
+                if self._left <= 0 or (
+                    self._deadline is not None and time.perf_counter() > self._deadline
+                ):
+                    break
+        return None if unknown else False
