@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import itertools
 import json
@@ -319,8 +320,8 @@ class PostgresBroker(Broker):
                         if conn is None or conn.closed:
                             conn = await self._connect()
                         await conn.execute(
-                            "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p",
-                            [self.channel, batch],
+                            notify_query(len(batch)),
+                            [x for payload in batch for x in (self.channel, payload)],
                         )
                         delay = 0.1
                         break
@@ -344,6 +345,21 @@ class PostgresBroker(Broker):
             if conn is not None:
                 with contextlib.suppress(Exception):
                     await conn.close()
+
+
+@functools.lru_cache(maxsize=256)
+def notify_query(count: int) -> str:
+    """One statement (so one transaction) sending ``count`` notifications in order, each
+    payload a parameter of its own.
+
+    Not ``unnest(%s::text[])``: psycopg escapes a text array's elements in Python, character
+    by character for JSON's quotes, which took about 0.2 ms of the event loop per event of
+    1 KB (0.05 ms for the whole statement this way).
+
+    >>> notify_query(2)
+    'SELECT pg_notify(%s, %s), pg_notify(%s, %s)'
+    """
+    return "SELECT " + ", ".join(["pg_notify(%s, %s)"] * count)
 
 
 def channel_name(schema: str | None) -> str:
