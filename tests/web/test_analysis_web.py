@@ -6,7 +6,9 @@ with the better move."""
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
+import pytest
 from playwright.sync_api import expect
 
 from .web_helpers import create_game, expect_ply, open_seat
@@ -88,3 +90,38 @@ def test_hints_against_the_computer(live_server, new_page):
     online = create_game(live_server, "xobo", mode="online")
     page = open_seat(page, live_server, online["id"], online["tokens"]["0"])
     expect(page.get_by_test_id("hint-button")).to_be_hidden()
+
+
+def test_review_page_of_a_record_has_the_computer_review_and_analyse(live_server, new_page):
+    created = _finished_game(live_server)
+    text = live_server.api("GET", f"/api/games/{created['id']}/record").text
+    page = new_page()
+    page.goto(f"{live_server.url}/")
+    page.fill("[data-testid=record-text]", text)
+    page.get_by_test_id("open-record").click()
+    page.wait_for_url("**/review")
+    page.get_by_test_id("review-start").click()
+    blunder = page.locator("[data-testid=review-mark][data-mark='??']").filter(has_text="h6 (v)??")
+    expect(blunder).to_contain_text("e2", timeout=60_000)  # the cached review of the game
+    page.get_by_test_id("nav-first").click()
+    page.get_by_test_id("analyse-link").click()
+    page.wait_for_url(re.compile(r".*/analysis/xobo.*ply=0"))
+    expect(page.get_by_test_id("tree-move")).to_have_count(len(GAME))
+    expect(page.locator("[data-testid=tree-move][aria-current=step]")).to_have_count(0)
+    expect(page.get_by_test_id("top-move").first).to_be_visible(timeout=20_000)
+
+
+@pytest.mark.parametrize("spec", ["volo:board=mini", "voldetour"])
+def test_analysis_board_of_every_game(live_server, new_page, spec):
+    page = new_page()
+    page.goto(f"{live_server.url}/analysis/{quote(spec, safe='')}")
+    expect(page.get_by_test_id("board")).to_be_visible()
+    first = page.get_by_test_id("top-move").first
+    expect(first).to_be_visible(timeout=20_000)
+    move = first.get_by_role("button").inner_text()
+    first.get_by_role("button").click()  # a best move played from the list adds it
+    expect(page.get_by_test_id("tree-move")).to_have_count(1)
+    expect(page.get_by_test_id("tree-move")).to_have_text(move)
+    expect(page.get_by_test_id("eval-bar")).to_have_attribute("data-eval", re.compile(r"^[01]"))
+    page.get_by_test_id("tree-back").click()
+    expect(page.locator("[data-testid=tree-move][aria-current=step]")).to_have_count(0)
