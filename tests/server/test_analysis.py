@@ -200,3 +200,17 @@ def test_hints_are_refused_between_people_and_without_a_seat(client):
     created = new_game(client, "xobo", "local")
     r = client.post(f"/api/games/{created['id']}/hint", headers=bearer(token_for(created, 0)))
     assert code(r) == (403, "hints_not_allowed")
+
+
+def test_hints_are_counted_through_the_version_check_on_each_database(database_url):
+    with TestClient(create_app(make_settings(database_url))) as c:
+        created = new_game(c, "xobo", "ai", seat=0, ai_level="easy")
+        game_id, token = created["id"], token_for(created, 0)
+        for n in (1, 2):
+            r = c.post(f"/api/games/{game_id}/hint", headers=bearer(token))
+            assert r.status_code == 200, r.text
+            assert r.json()["hints"] == [n, 0]
+        version = c.get(f"/api/games/{game_id}").json()
+    # read back from the database by a fresh application
+    with TestClient(create_app(make_settings(database_url))) as c:
+        assert c.get(f"/api/games/{game_id}").json()["hints"] == version["hints"] == [2, 0]
