@@ -38,7 +38,8 @@ request to having its whole response) and ``ws`` (time from sending a move's POS
 ``move`` message on the *other* seat's WebSocket); p50 / p95 / p99 / max in ms; errors
 (non-2xx answers, broken connections, a move not broadcast within ``--timeout``, a
 ``/legal`` for another ply, error frames); moves per second while playing; the CPU time of
-the client processes and (spawned servers) of the servers, per move; the load average.
+the client processes and (spawned servers) of the servers and of PostgreSQL (when it runs on
+this machine: its ``postmaster.pid``), per move; the load average.
 The target (issue 14): ``move`` and ``ws`` p99 < 100 ms with no error.  ``--runs`` repeats
 the run (fresh servers and database each time) and reports the medians.
 
@@ -524,6 +525,35 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def postmaster_pid(data_directory: str) -> int | None:
+    """The pid of the PostgreSQL server whose data directory this is (first line of its
+    ``postmaster.pid``), if it can be read here."""
+    try:
+        return int((Path(data_directory) / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def tree_cpu_seconds(pid: int) -> float | None:
+    """CPU seconds of a process, of its ended children (``cutime``, ``cstime``) and of its
+    living ones (Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    ticks = sum(int(f) for f in fields[11:15])
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            child = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(child[1]) == pid:
+            ticks += int(child[11]) + int(child[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def postgres_url(given: str) -> str:
     """The PostgreSQL URL of ``--database`` (``pg``: ``TABLIER_TEST_POSTGRES_URL``)."""
     if given == "pg":
@@ -545,6 +575,7 @@ class Servers:
         self.folder = folder
         self.schema: str | None = None
         self.plain: str | None = None
+        self.postmaster: int | None = None
         if args.database == "sqlite":
             database = f"sqlite:///{folder / 'load.db'}"
         else:
@@ -554,6 +585,8 @@ class Servers:
             self.schema = f"tablier_load_{os.getpid()}_{secrets.token_hex(4)}"
             with psycopg.connect(self.plain, autocommit=True) as conn:
                 conn.execute(f'CREATE SCHEMA "{self.schema}"')
+                row = conn.execute("SHOW data_directory").fetchone()
+            self.postmaster = postmaster_pid(row[0] if row else "")
             sep = "&" if "?" in self.plain else "?"
             database = f"{self.plain}{sep}options={quote(f'-csearch_path={self.schema}')}"
         try:
@@ -603,6 +636,13 @@ class Servers:
         times = [cpu_seconds(p.pid) for p in self.procs]
         return None if None in times else sum(t for t in times if t is not None)
 
+    def database_cpu(self) -> float | None:
+        """PostgreSQL's CPU seconds so far (all its processes, ended ones included), when it
+        runs on this machine and its files can be read; else None."""
+        if self.postmaster is None:
+            return None
+        return tree_cpu_seconds(self.postmaster)
+
     def stop(self) -> None:
         """Stop the servers politely, then firmly; drop the PostgreSQL schema."""
         for proc in self.procs:
@@ -641,7 +681,9 @@ def loadavg() -> str:
         return "?"
 
 
-def summarise(stats: Stats, server_cpu: float | None, load: tuple[str, str]) -> dict:
+def summarise(
+    stats: Stats, server_cpu: float | None, db_cpu: float | None, load: tuple[str, str]
+) -> dict:
     """The figures of one run."""
     row: dict[str, Any] = {
         "moves": stats.moves,
@@ -656,6 +698,7 @@ def summarise(stats: Stats, server_cpu: float | None, load: tuple[str, str]) -> 
         if server_cpu is None
         else 1000 * server_cpu / max(1, stats.moves),
         "server_cpu_cores": None if server_cpu is None else server_cpu / max(stats.elapsed, 0.001),
+        "database_cpu_ms_per_move": None if db_cpu is None else 1000 * db_cpu / max(1, stats.moves),
         "client_lag_p99_ms": percentile(stats.lags, 99),
         "load_before": load[0],
         "load_after": load[1],
@@ -686,6 +729,8 @@ def report(n: int, row: dict) -> None:
         else f", servers {row['server_cpu_ms_per_move']:.2f} ms CPU/move"
         f" ({row['server_cpu_cores']:.2f} cores)"
     )
+    if row["database_cpu_ms_per_move"] is not None:
+        server += f", PostgreSQL {row['database_cpu_ms_per_move']:.2f} ms CPU/move"
     print(
         f"run {n}: {row['moves']} moves in {row['games']} games over {row['elapsed_s']:.1f} s,"
         f" {row['moves_per_s']:.0f} moves/s, {row['errors']} errors, {row['retries']} retries;"
@@ -708,6 +753,8 @@ def medians(rows: list[dict]) -> dict:
         out[key] = statistics.median(r[key] for r in rows)
     cpu = [r["server_cpu_ms_per_move"] for r in rows if r["server_cpu_ms_per_move"] is not None]
     out["server_cpu_ms_per_move"] = statistics.median(cpu) if cpu else None
+    db = [r["database_cpu_ms_per_move"] for r in rows if r["database_cpu_ms_per_move"] is not None]
+    out["database_cpu_ms_per_move"] = statistics.median(db) if db else None
     for kind in KINDS:
         out[kind] = {key: statistics.median(r[kind][key] for r in rows) for key in rows[0][kind]}
     return out
@@ -778,10 +825,13 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 before = loadavg()
                 cpu0 = spawned.cpu() if spawned else None
+                db0 = spawned.database_cpu() if spawned else None
                 stats = play(args, urls)
                 cpu1 = spawned.cpu() if spawned else None
+                db1 = spawned.database_cpu() if spawned else None
                 server_cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
-                row = summarise(stats, server_cpu, (before, loadavg()))
+                db_cpu = None if db0 is None or db1 is None else db1 - db0
+                row = summarise(stats, server_cpu, db_cpu, (before, loadavg()))
             finally:
                 if spawned is not None:
                     spawned.stop()
