@@ -84,6 +84,7 @@ def test_hints_against_the_computer(live_server, new_page):
     page = open_seat(new_page(), live_server, created["id"], created["tokens"]["0"])
     button = page.get_by_test_id("hint-button")
     expect(button).to_be_enabled()
+    expect(page.get_by_test_id("analyse-link")).to_be_hidden()  # no free hints while playing
     button.click()
     expect(page.get_by_test_id("hint-answer")).to_contain_text(re.compile(r"[a-i][1-9]"))
     expect(page.get_by_test_id("hint-count")).to_contain_text("1")

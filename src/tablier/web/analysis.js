@@ -8,8 +8,9 @@
 // - ReviewPanel: the computer review of a finished game or a record (POST /api/review or
 //   /api/games/<id>/review): the evaluation over the game as an SVG graph, and the
 //   inaccuracies (?!), mistakes (?) and blunders (??), each with the better move.
-// - GameAnalysis: the game page's part: the "Analyse" link, hints against the computer
-//   (POST /api/games/<id>/hint), and the review once the game is over.
+// - GameAnalysis: the game page's part: the "Analyse" link (once the game is over, or on one
+//   screen), hints against the computer (POST /api/games/<id>/hint), and the review once the
+//   game is over.
 
 import { request, errorText } from "./api.js";
 import { t } from "./i18n.js";
@@ -514,6 +515,9 @@ export class GameAnalysis {
   update() {
     const snap = this.page.snap;
     if (!snap) return;
+    // while a game is played the board would be an uncounted hint (as on lichess): the link
+    // comes with the end, except on one screen
+    this.link.hidden = snap.status === "active" && snap.mode !== "local";
     const allowed = this.hintsAllowed();
     this.hintButton.hidden = !allowed || snap.status !== "active";
     this.hintButton.disabled = !this.page.isMyTurn();

@@ -285,7 +285,10 @@ async def hint(game_id: GameId, actor: Seated, request: Request, service: Servic
     pool = service.ai
     assert pool is not None
     payload = {"position": position, "seed": secrets.randbits(30)}
-    answer = await pool.run("hint", f"{_TASKS}:hint_task", payload, client=client)
+    try:
+        answer = await pool.run("hint", f"{_TASKS}:hint_task", payload, client=client)
+    except RuntimeError as exc:  # its worker was lost, or the pool is shutting down
+        raise ApiError(503, "ai_unavailable", f"the hint's search failed: {exc}") from None
     best = answer["moves"][0] if answer["moves"] else None
     return json_response(
         {
