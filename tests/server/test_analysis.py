@@ -214,3 +214,31 @@ def test_hints_are_counted_through_the_version_check_on_each_database(database_u
     # read back from the database by a fresh application
     with TestClient(create_app(make_settings(database_url))) as c:
         assert c.get(f"/api/games/{game_id}").json()["hints"] == version["hints"] == [2, 0]
+
+
+def test_a_long_review_lets_the_ais_moves_through(client):
+    """A review runs in parts of REVIEW_CHUNK decisions: the AI's move of a game being
+    played is searched between two of them, not after the whole review (one worker)."""
+    import random
+
+    from tablier import games
+
+    game, rng = games.from_spec("xobo"), random.Random(7)
+    state, moves = game.initial_state(), []
+    while len(moves) < 40 and state.outcome is None:
+        move = rng.choice(state.legal_moves())
+        moves.append(game.move_text(state, move))
+        state = state.apply(move)
+    job = client.post("/api/review", json={"spec": "xobo", "moves": moves}).json()
+    created = new_game(client, "xobo", "ai", seat=0, ai_level="easy")
+    r = client.post(
+        f"/api/games/{created['id']}/moves",
+        json={"ply": 0, "move": "e5"},
+        headers=bearer(token_for(created, 0)),
+    )
+    assert r.status_code == 200, r.text
+    wait_for(client, created["id"], lambda s: s["ply"] >= 2, timeout=30)
+    view = client.get(f"/api/analysis/jobs/{job['id']}").json()
+    print(f"\nreview at {view['progress']['fraction']:.0%} when the AI had moved")
+    assert view["status"] == "running" and view["progress"]["fraction"] < 0.9
+    assert client.delete(f"/api/analysis/jobs/{job['id']}").json()["status"] == "cancelled"

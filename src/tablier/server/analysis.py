@@ -65,6 +65,9 @@ REVIEW_SIMULATIONS = 3000
 REVIEW_SECONDS = 0.3
 #: Simulations the move played gets at least, in the review's tree of its position.
 REVIEW_PLAYED = 100
+#: Decisions reviewed by one worker job: a long review takes its turns in the fair queue
+#: between them, so the AI's moves in the games being played do not wait for it.
+REVIEW_CHUNK = 8
 #: A hint's search.
 HINT_SECONDS = 1.0
 HINT_SIMULATIONS = 3000
@@ -253,37 +256,32 @@ def _share(done: int, total: int, fraction: float) -> float:
 
 
 def review_task(payload: dict[str, Any], report: Report, stop: Callable[[], bool]) -> dict:
-    """Review a game: every position searched with the small fixed budget (in a worker).
+    """Review decisions ``first`` to ``last`` (all by default) of a game (in a worker).
 
     At each position the search gives the mover's win probability with its best move and
     with the move played (:func:`_played_value`); the drop between the two marks the
-    decision (:func:`judge`).  ``evals[i]``: the first player's win probability at position
-    ``i`` (the start's from its best move, the others from the move that led there, the end
-    from the outcome).  ``marks``: per decision marked, its ply, move, mover, mark, drop and
-    the better move (the search's choice).
+    decision (:func:`judge`).  ``evals``: the first player's win probability at positions
+    ``first + 1`` to ``last`` (from the move that led there; the end of a finished game
+    from its outcome), preceded by the start's (from its best move) when ``first`` is 0.
+    ``marks``: per decision marked, its ply, move, mover, mark, drop and the better move
+    (the search's choice).  :func:`merge_reviews` puts the parts of a game together.
     """
     states = _replay(payload["spec"], payload["moves"])
     moves = payload["moves"]
+    first = payload.get("first", 0)
+    last = min(payload.get("last", len(moves)), len(moves))
     game = states[0].game
-    total = max(1, len(moves))
     evals: list[float] = []
     best: list[str | None] = []
     marks: list[dict[str, Any]] = []
     done = 0
-    for i, state in enumerate(states):
+    if first == 0 and not moves and states[0].outcome is None:  # a game of no decision
+        tree, done = _search(states[0], REVIEW_SIMULATIONS, REVIEW_SECONDS, 0, None, stop)
+        stats = tree.analysis(1)
+        evals.append(round(_first_player_value(states[0], stats[0].score), 4) if stats else 0.5)
+    for i in range(first, last):
+        state = states[i]
         if stop():
-            break
-        if state.outcome is not None:  # the end: its exact value
-            evals[i:] = [_outcome_value(state)]
-            break
-        if i == len(moves):  # the last position of an unfinished game: its own search
-            tree, n = _search(
-                state, REVIEW_SIMULATIONS, REVIEW_SECONDS, payload["seed"], None, stop
-            )
-            stats = tree.analysis(1)
-            score = float(stats[0].score) if stats else 0.5
-            evals[i:] = [round(_first_player_value(state, score), 4)]
-            best.append(game.move_text(state, stats[0].move) if stats else None)
             break
         tree, n = _search(
             state,
@@ -293,7 +291,7 @@ def review_task(payload: dict[str, Any], report: Report, stop: Callable[[], bool
             report,
             stop,
             done,
-            functools.partial(_share, i, total),
+            functools.partial(_share, i - first, max(1, last - first)),
         )
         done += n
         stats = tree.analysis(1)
@@ -319,8 +317,21 @@ def review_task(payload: dict[str, Any], report: Report, stop: Callable[[], bool
                     "better": better,
                 }
             )
-        report((i + 1) / total, done, None)
+        report((i + 1 - first) / max(1, last - first), done, None)
+    end = states[last]
+    if last == len(moves) and end.outcome is not None and len(evals) and not stop():
+        evals[-1] = _outcome_value(end)  # the end: its exact value
     return {"evals": evals, "best": best, "marks": marks, "simulations": done}
+
+
+def merge_reviews(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One review from the reviews of consecutive parts of a game (:func:`review_task`)."""
+    merged: dict[str, Any] = {"evals": [], "best": [], "marks": [], "simulations": 0}
+    for part in parts:
+        for key in ("evals", "best", "marks"):
+            merged[key].extend(part[key])
+        merged["simulations"] += part["simulations"]
+    return merged
 
 
 # -- the server side -----------------------------------------------------------------------

@@ -184,7 +184,29 @@ async def _review(request: Request, service: GameService, spec: str, moves: list
     assert pool is not None
 
     async def work(report: analysis.Report) -> Any:
-        return await pool.run("review", f"{_TASKS}:review_task", payload, report, client=client)
+        # in parts of REVIEW_CHUNK decisions: the fair queue serves other jobs between them
+        total = max(1, len(moves))
+        parts = []
+        simulations = 0
+        for first in range(0, max(1, len(moves)), analysis.REVIEW_CHUNK):
+            last = min(len(moves), first + analysis.REVIEW_CHUNK)
+
+            def part_report(
+                fraction: float,
+                n: int,
+                best: str | None,
+                first: int = first,
+                last: int = last,
+                base: int = simulations,
+            ) -> None:
+                report((first + fraction * (last - first)) / total, base + n, best)
+
+            part = {**payload, "first": first, "last": last}
+            parts.append(
+                await pool.run("review", f"{_TASKS}:review_task", part, part_report, client=client)
+            )
+            simulations += parts[-1]["simulations"]
+        return analysis.merge_reviews(parts)
 
     job = jobs.start("review", client, work, cache=key)
     job.key = key
