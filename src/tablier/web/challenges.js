@@ -9,6 +9,7 @@
 // is remembered with that token and opened.
 
 import { errorText, request } from "./api.js";
+import { clockChooser, controlText } from "./clock.js";
 import { label, t } from "./i18n.js";
 import { navigate } from "./router.js";
 import { perGameRecords, playerName, rememberGame, savePerGameRecord } from "./store.js";
@@ -19,29 +20,8 @@ const POLL_MS = 2000;
 const LIST_EVERY = 2; // the list is refreshed every other poll (4 s)
 const PROVISIONAL_RD = 110;
 
-/** The clock presets of the form: [value, clock or null]. */
-const PRESETS = [
-  ["none", null],
-  ["live:180:2", { kind: "live", base: 180, increment: 2 }],
-  ["live:300:3", { kind: "live", base: 300, increment: 3 }],
-  ["live:600:5", { kind: "live", base: 600, increment: 5 }],
-  ["live:900:10", { kind: "live", base: 900, increment: 10 }],
-  ["live:1800:0", { kind: "live", base: 1800, increment: 0 }],
-  ["corr:1", { kind: "correspondence", days: 1 }],
-  ["corr:3", { kind: "correspondence", days: 3 }],
-  ["corr:7", { kind: "correspondence", days: 7 }],
-];
-
-/** A time control in words ("5+3", "3 days per move", "no clock"). */
-export function clockText(clock) {
-  if (!clock) return t("no clock");
-  if (clock.kind === "correspondence") {
-    return clock.days === 1 ? t("1 day per move") : t("{n} days per move", { n: clock.days });
-  }
-  const minutes = clock.base / 60;
-  const base = Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(1);
-  return `${base}+${clock.increment || 0}`;
-}
+/** A time control in words ("5+3", "3 days per move", "no clock"): clock.js's. */
+export const clockText = controlText;
 
 /** What the server's challenge error codes say (docs/web.md), else the usual text. */
 function problemText(err) {
@@ -231,9 +211,7 @@ export class ChallengesPanel {
     const variantSelect = el("select", { id: "ch-variant", "data-testid": "challenge-variant" });
     const variantRow = el("div", { class: "row" },
       el("label", { for: "ch-variant" }, t("Rules")), variantSelect);
-    const clockSelect = el("select", { id: "ch-clock", "data-testid": "challenge-clock" });
-    for (const [value, clock] of PRESETS) clockSelect.append(el("option", { value }, clockText(clock)));
-    clockSelect.value = "live:300:3";
+    const clockPick = clockChooser("ch-clock", "challenge-clock", "live:300:3");
     const colourSelect = el("select", { id: "ch-colour", "data-testid": "challenge-colour" });
     const rated = el("input", { type: "checkbox", id: "ch-rated", "data-testid": "challenge-rated" });
     const target = el("input", { type: "text", id: "ch-target", maxlength: 40, placeholder: t("anyone"),
@@ -264,8 +242,7 @@ export class ChallengesPanel {
       const variant = ((game && game.variants) || []).find((v) => v.key === variantSelect.value);
       const options = {};
       for (const [key, value] of Object.entries((variant && variant.options) || {})) options[key] = String(value);
-      const preset = PRESETS.find(([value]) => value === clockSelect.value);
-      const body = { game: gameSelect.value, options, clock: preset ? preset[1] : null,
+      const body = { game: gameSelect.value, options, clock: clockPick.value(),
         rated: rated.checked, colour: colourSelect.value, name: playerName() };
       if (target.value.trim()) body.target = target.value.trim();
       submit.disabled = true;
@@ -285,7 +262,7 @@ export class ChallengesPanel {
       el("h3", {}, t("Post a challenge")),
       el("div", { class: "row" }, el("label", { for: "ch-game" }, t("Game")), gameSelect),
       variantRow,
-      el("div", { class: "row" }, el("label", { for: "ch-clock" }, t("Clock")), clockSelect),
+      clockPick.root,
       el("div", { class: "row" }, el("label", { for: "ch-colour" }, t("My side")), colourSelect),
       el("div", { class: "row" }, el("label", { for: "ch-rated" }, t("Rated")), rated),
       el("div", { class: "row" }, el("label", { for: "ch-target" }, t("Opponent")), target),

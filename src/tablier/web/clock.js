@@ -36,7 +36,7 @@ export function controlText(control) {
   }
   const minutes = control.base / 60;
   let base = Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(1);
-  if (control.base > 0 && control.base < 60) base = `${control.base}s`; // a few seconds (tests)
+  if (control.base > 0 && control.base < 60) base = `${control.base}s`; // under a minute: in seconds
   return `${base}+${control.increment || 0}`;
 }
 
@@ -172,20 +172,26 @@ export class ClockPanel {
 }
 
 /**
- * The time-control chooser of a form: a select of the presets and "custom" (minutes and
- * increment).  `value()` is the clock POST /api/games takes, or null.
+ * The time-control chooser of a form (the new-game form, the challenge form): a select of
+ * the presets and "custom" (minutes, by quarters as on lichess, and increment).  `value()`
+ * is the clock POST /api/games and POST /api/challenges take, or null.
  */
-export function clockChooser(id = "ng-clock") {
-  const select = el("select", { id, "data-testid": "new-game-clock" });
+export function clockChooser(id = "ng-clock", testid = "new-game-clock", initial = "none") {
+  const select = el("select", { id, "data-testid": testid });
   for (const [value, control] of CLOCK_PRESETS) select.append(el("option", { value }, controlText(control)));
   select.append(el("option", { value: "custom" }, t("Custom…")));
-  const minutes = el("input", { type: "number", min: 0, max: 180, step: 1, value: 5,
-    "data-testid": "clock-minutes", "aria-label": t("Minutes per player") });
+  select.value = initial;
+  // the custom inputs: clock-minutes, clock-increment in the new-game form, else after `testid`
+  const sub = testid === "new-game-clock" ? "clock" : testid;
+  const minutes = el("input", { type: "number", min: 0, max: 180, step: 0.25, value: 5,
+    "data-testid": `${sub}-minutes`, "aria-label": t("Minutes per player") });
   const increment = el("input", { type: "number", min: 0, max: 180, step: 1, value: 3,
-    "data-testid": "clock-increment", "aria-label": t("Seconds added per move") });
+    "data-testid": `${sub}-increment`, "aria-label": t("Seconds added per move") });
   const custom = el("span", { class: "clock-custom", hidden: true },
     minutes, " ", t("min"), " + ", increment, " ", t("s per move"));
-  select.addEventListener("change", () => { custom.hidden = select.value !== "custom"; });
+  const showCustom = () => { custom.hidden = select.value !== "custom"; };
+  select.addEventListener("change", showCustom);
+  showCustom();
   const root = el("div", { class: "row clock-row" },
     el("label", { for: id }, t("Clock")), select, custom);
   return {
