@@ -349,6 +349,7 @@ def test_profile_results_ratings_and_pages(client, app):
         {
             "pool": "xobo",
             "game": "xobo",
+            "variant": "xobo",  # the variant the pool's spec is, named in the page's language
             "title": page["ratings"][0]["title"],
             "rating": 1612.4,
             "rd": 60.0,

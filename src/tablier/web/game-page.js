@@ -368,9 +368,15 @@ export class GamePage {
     [0, 1].forEach((seat) => {
       const info = (this.snap.seats || [])[seat] || {};
       const here = info.kind === "ai" || (online && online[seat]);
+      // an account's or an AI level's seat links to its profile (/@/<username>)
+      const player = (this.snap.players || [])[seat];
+      const name = player && player.username
+        ? el("a", { href: `/@/${encodeURIComponent(player.username)}`, "data-internal": true,
+          class: "profile-link", "data-testid": `profile-link-${seat}` }, this.seatLabel(seat))
+        : this.seatLabel(seat);
       this.players.append(
         el("div", { class: `seat seat-${seat}`, "data-testid": `seat-${seat}` },
-          sideMarker(seat, 16), " ", this.seatLabel(seat), " ",
+          sideMarker(seat, 16), " ", name, " ",
           el("span", { class: `presence ${here ? "on" : "off"}`, title: here ? t("connected") : t("not connected") },
             here ? "● " + t("online") : "○ " + t("away"))),
       );

@@ -61,8 +61,12 @@ export class ProfilePage {
       for (const rating of data.ratings) {
         const title = label(`game.${rating.game}.title`, rating.title || rating.game);
         const value = Math.round(rating.rating) + (rating.provisional ? "?" : "");
+        const variant = rating.variant
+          ? label(`game.${rating.game}.variant.${rating.variant}`, rating.variant) : null;
         body.append(el("tr", { "data-testid": "rating-row" },
-          el("td", {}, title, rating.pool !== rating.game ? el("span", { class: "meta" }, ` ${rating.pool}`) : ""),
+          el("td", {}, title, variant
+            ? el("span", { class: "meta", "data-testid": "rating-variant" }, " ", variant)
+            : rating.pool !== rating.game ? el("span", { class: "meta" }, ` ${rating.pool}`) : ""),
           el("td", { title: rating.provisional ? t("provisional rating") : "" }, value),
           el("td", {}, String(rating.games))));
       }

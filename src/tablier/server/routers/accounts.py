@@ -315,14 +315,21 @@ def _profile(engine: Any, uid: str, limit: int, offset: int) -> dict[str, Any]:
 
 def _rating(row: dict[str, Any]) -> dict[str, Any]:
     pool = row["pool"]
+    variant = None
     try:
         game = registry.from_spec(pool)
         name, title = game.name, game.title
+        # the variant whose options make this spec, so the page can name it in its language
+        for v in registry.game_class(name).VARIANTS:
+            if registry.get(name, **v.options).spec == game.spec:
+                variant = v.key
+                break
     except TablierError:
         name, title = pool.split(":", 1)[0], pool
     return {
         "pool": pool,
         "game": name,
+        "variant": variant,
         "title": title,
         "rating": round(float(row["rating"]), 1),
         "rd": round(float(row["rd"]), 1),
