@@ -172,6 +172,24 @@ def test_chat_off(shared_client):
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_allowed"
 
 
+def test_chat_off_from_the_start(shared_client):
+    created = new_game(shared_client, "xobo", chat_off=True)
+    gid, t0, t1 = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+    assert created["game"]["chat_off"] is True
+    refused = say(shared_client, gid, "hello?", t1)
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "chat_off"
+    r = shared_client.post(
+        f"/api/games/{gid}/chat/settings", json={"chat_off": False}, headers=bearer(t0)
+    )
+    assert r.status_code == 200 and r.json()["chat_off"] is False
+    assert say(shared_client, gid, "hello", t1).status_code == 201
+    # only games between people have a players' room to turn off
+    ai = new_game(shared_client, "xobo", mode="ai", chat_off=True)
+    assert ai["game"]["chat_off"] is False
+    r = shared_client.post("/api/games", json={"game": "xobo", "chat_off": "yes"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
+
+
 def test_settings_go_through_the_version_check(shared_client):
     created = new_game(shared_client, "xobo")
     gid, t0 = created["id"], created["tokens"]["0"]

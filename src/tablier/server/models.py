@@ -130,6 +130,8 @@ class CreateGame(_Strict):
     ai_level: Annotated[str, Field(max_length=20)] | None = None
     names: Annotated[list[Annotated[str, Field(max_length=100)]], Field(max_length=2)] = []
     clock: ClockSpec | None = None
+    # the players' chat turned off from the start (a game between people; either may reopen it)
+    chat_off: StrictBool = False
 
 
 class MoveBody(_Strict):

@@ -353,15 +353,17 @@ class GameService:
         users: list[tuple[str, str] | None] | None = None,
         clock: dict[str, Any] | None = None,
         rated: bool = False,
+        chat_off: bool = False,
     ) -> tuple[LiveGame, dict[str, str]]:
         """Create a game; return it and its tokens (``{"0": tok, ...}`` or ``{"both": tok}``).
 
         ``users`` gives the account ``(id, username)`` of a seat (None: a guest); an
         account's seat is named by its username.  ``clock`` is the time control (None: no
-        clock) and ``rated`` whether the game counts for the ratings (challenges pass them).
+        clock) and ``rated`` whether the game counts for the ratings (challenges pass them);
+        ``chat_off`` starts a game between people with the players' chat turned off.
         """
         row = self._new_row(name, options, mode, seat, ai_level, names, users=users)
-        row.update(clocks.new_columns(clock), rated=rated)
+        row.update(clocks.new_columns(clock), rated=rated, chat_off=chat_off and mode == "online")
         tokens: dict[str, str] = {}
         if mode == "online":
             tokens = {"0": new_token(), "1": new_token()}

@@ -290,6 +290,9 @@ export class LobbyPage {
     const nameRow = el("div", { class: "row" }, el("label", { for: "ng-name" }, t("My name")), nameInput);
     const error = el("p", { class: "error", role: "alert", "data-testid": "new-game-error" });
     const clockPick = clockChooser();
+    const chatOff = el("input", { type: "checkbox", id: "ng-chat-off", "data-testid": "new-game-chat-off" });
+    const chatRow = el("div", { class: "row chat-off-row" },
+      el("label", { for: "ng-chat-off" }, t("Players' chat off")), chatOff);
     const submit = el("button", { type: "submit", class: "primary", "data-testid": "create-game" },
       t("Start the game"));
     const learnLink = el("a", { "data-internal": true, "data-testid": "learn-link" },
@@ -348,13 +351,14 @@ export class LobbyPage {
       levelRow.hidden = mode !== "ai";
       seatRow.hidden = mode === "local";
       nameRow.hidden = mode === "local";
+      chatRow.hidden = mode !== "online";
     };
     gameSelect.addEventListener("change", fillGame);
     modeBox.addEventListener("change", fillMode);
     form.append(
       el("div", { class: "row" }, el("label", { for: "ng-game" }, t("Game")), gameSelect),
       el("p", { class: "hint" }, learnLink, " · ", rulesLink),
-      optionsBox, modeBox, clockPick.root, levelRow, seatRow, nameRow, error, submit,
+      optionsBox, modeBox, clockPick.root, levelRow, seatRow, nameRow, chatRow, error, submit,
     );
     fillGame();
     fillMode();
@@ -373,6 +377,7 @@ export class LobbyPage {
       if (mode === "ai") body.ai_level = levelSelect.value;
       const clock = clockPick.value();
       if (clock) body.clock = clock;
+      if (mode === "online" && chatOff.checked) body.chat_off = true;
       submit.disabled = true;
       try {
         await startGame(body);

@@ -126,6 +126,7 @@ async def create_game(
         body.names,
         users,
         clock=None if body.clock is None else body.clock.model_dump(),
+        chat_off=body.chat_off,
     )
     links = _links(request, live.id, tokens)
     you = {"online": body.seat, "ai": body.seat, "local": 2}[body.mode]
