@@ -161,6 +161,9 @@ function codeTexts() {
     csrf_failed: t("The page is out of date: reload it and try again."),
     not_your_game: t("Your account holds no seat in this game."),
     seat_taken: t("Another player's account holds this seat."),
+    too_many_tokens: t("This seat has too many links already."),
+    bad_clock: t("This clock gives no time: set minutes or an increment."),
+    method_not_allowed: t("This is not possible here."),
     internal_error: t("The server met an error: try again later."),
   };
 }
