@@ -72,10 +72,10 @@ export class ProfilePage {
       }
       root.append(el("table", { class: "ratings", "data-testid": "ratings" },
         el("thead", {}, el("tr", {}, el("th", {}, t("Game")), el("th", {}, t("Rating")),
-          el("th", {}, t("Games")))), body));
+          el("th", {}, t("Games played")))), body));
     }
 
-    root.append(el("h2", {}, t("Games")));
+    root.append(el("h2", {}, t("Game history")));
     if (!data.games.length) {
       root.append(el("p", { class: "hint" }, t("No game yet.")));
     } else {
