@@ -113,7 +113,7 @@ def test_review_page_of_a_record_has_the_computer_review_and_analyse(live_server
 
 
 @pytest.mark.parametrize("spec", ["volo:board=mini", "voldetour"])
-def test_analysis_board_of_every_game(live_server, new_page, spec):
+def test_analysis_board_of_every_game(live_server, new_page, screenshot, spec):
     page = new_page()
     page.goto(f"{live_server.url}/analysis/{quote(spec, safe='')}")
     expect(page.get_by_test_id("board")).to_be_visible()
@@ -124,5 +124,6 @@ def test_analysis_board_of_every_game(live_server, new_page, spec):
     expect(page.get_by_test_id("tree-move")).to_have_count(1)
     expect(page.get_by_test_id("tree-move")).to_have_text(move)
     expect(page.get_by_test_id("eval-bar")).to_have_attribute("data-eval", re.compile(r"^[01]"))
+    screenshot(page, f"analysis-{spec.split(':')[0]}")
     page.get_by_test_id("tree-back").click()
     expect(page.locator("[data-testid=tree-move][aria-current=step]")).to_have_count(0)
