@@ -80,6 +80,9 @@ def test_two_accounts_play_a_rated_live_challenge(live_server, new_page, screens
     expect(theirs).to_contain_text("rated")
     expect(theirs).to_contain_text("15s+0")
     expect(theirs.get_by_test_id("challenger")).to_contain_text(ann_name)
+    expect(theirs.get_by_test_id("challenger").locator("a")).to_have_attribute(
+        "href", f"/@/{ann_name}"
+    )
     screenshot(bob, "play-site-lobby")
     theirs.get_by_test_id("accept-challenge").click()
     bob.wait_for_url(GAME_URL)

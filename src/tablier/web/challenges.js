@@ -199,7 +199,8 @@ export class ChallengesPanel {
     return el("li", { "data-testid": "challenge", "data-id": c.id, "data-mine": mine ? "1" : "0" },
       el("strong", {}, gameTitle(c.game, c.title || c.game)),
       el("span", { class: "meta" }, ` ${bits.filter(Boolean).join(" · ")} · `),
-      el("span", { class: "challenger", "data-testid": "challenger" }, who),
+      el("span", { class: "challenger", "data-testid": "challenger" }, c.user
+        ? el("a", { href: `/@/${encodeURIComponent(c.user)}`, "data-internal": true }, who) : who),
       " ", buttons);
   }
 
