@@ -311,8 +311,10 @@ class TurnSafety:
 
     ``nodes`` bounds the solver's nodes over all the checks of one position
     (they share its table), ``turn_nodes`` the positions of the mover's turn
-    expanded per move.  ``deadline`` (a :func:`time.perf_counter` time), when
-    given to :meth:`fate`, makes it answer :data:`UNKNOWN` past it.
+    expanded per move.  ``deadline``, a time of ``clock`` (:func:`time.perf_counter`
+    by default; the players use :func:`time.process_time`, CPU time, which a
+    loaded machine does not shrink), makes :meth:`fate` answer :data:`UNKNOWN`
+    past it.
 
     >>> from tablier.games import get
     >>> game = get("volo", board="mini")
@@ -331,13 +333,15 @@ class TurnSafety:
         turn_nodes: int = 200,
         order: Order | None = None,
         stop: Callable[[], bool] | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         from .solver import Solver
 
+        self.clock = clock
         self.depth = depth
         self.turn_nodes = turn_nodes
         self.order = order
-        self.solver = Solver(max_nodes=nodes, order=order, stop=stop)
+        self.solver = Solver(max_nodes=nodes, order=order, stop=stop, clock=clock)
         self._root: State[Any] | None = None
         self._fates: dict[Move, str] = {}
         self._ends: dict[State[Any], bool | None] = {}
@@ -365,7 +369,7 @@ class TurnSafety:
         if known is not False:
             return known
         if self._deadline is not None:
-            left = self._deadline - time.perf_counter()
+            left = self._deadline - self.clock()
             if left <= 0:
                 return None
             self.solver.max_seconds = left
@@ -398,7 +402,7 @@ class TurnSafety:
             if result is None:
                 unknown = True
                 if self._left <= 0 or (
-                    self._deadline is not None and time.perf_counter() > self._deadline
+                    self._deadline is not None and self.clock() > self._deadline
                 ):
                     break
         return None if unknown else False
