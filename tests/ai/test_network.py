@@ -277,3 +277,29 @@ def test_master_never_hands_a_win_in_one_when_it_can_avoid_it(monkeypatch, tmp_p
         state = state.apply_unchecked(moves[int(rng.integers(len(moves)))])
         if state.is_terminal:
             state = game.initial_state()
+
+
+def shipped_files():
+    from importlib import resources
+
+    folder = resources.files("tablier.ai") / "networks"
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".npz"))
+
+
+@pytest.mark.parametrize("name", shipped_files())
+def test_shipped_networks_load_and_fit_their_game(name, monkeypatch):
+    """Each shipped network is under 10 MB, names its game's variant and plays a move."""
+    from importlib import resources
+
+    monkeypatch.delenv(NETWORK_DIR_ENV, raising=False)
+    path = resources.files("tablier.ai") / "networks" / name
+    assert path.stat().st_size < 10 * 2**20
+    net = Network.load(path)
+    game = from_spec(net.meta["spec"])
+    assert network_file_name(game) == name
+    assert net.meta["training"]["games"] > 0
+    player = make_player("master:simulations=16,seconds=none", game, seed=0)
+    state = game.initial_state()
+    assert player.choose(state) in state.legal_moves()
