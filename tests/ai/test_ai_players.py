@@ -109,18 +109,18 @@ def test_mcts_player_deterministic_and_reuses_tree(mini):
 
 def test_easy_level_is_weak_and_documented(win_in_one, trap):
     easy = LEVELS["easy"]
-    assert not easy.tactics and easy.temperature > 0 and easy.iterations <= 50
+    assert not easy.tactics and 0 < easy.mistakes < 1 and easy.iterations <= 50
     assert LEVELS["hard"].seconds <= 2.0
     # Beatable by a beginner: over a few seeds it misses a win in one and walks into a loss.
     missed = sum(
         win_in_one.apply(make_player("easy", win_in_one.game, seed=s).choose(win_in_one)).outcome
         is None
-        for s in range(12)
+        for s in range(40)
     )
-    assert missed >= 3
+    assert missed >= 4
     # In the trap only one move of 65 loses, so count over seeds that easy can pick it at all:
     # the tactical filter is off, so the move is among its candidates.
-    player = make_player("easy", trap.game, seed=0)
+    player = make_player("easy:mistakes=0", trap.game, seed=0)
     player.choose(trap)
     assert "e8-f8" in {str(s.move) for s in player.last_analysis}
 

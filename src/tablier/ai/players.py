@@ -46,7 +46,6 @@ from .knowledge import knowledge_for
 from .mcts import MCTS, MCTSConfig, MoveStat, SearchProgress
 from .solver import Solver
 from .tactics import (
-    LOST,
     RULE_HORIZON,
     SAFE,
     UNKNOWN,
@@ -66,6 +65,7 @@ __all__ = [
     "avoidable_rule_loss",
     "make_player",
     "player_names",
+    "register_player",
 ]
 
 Progress = Callable[[SearchProgress], None]
@@ -229,6 +229,9 @@ class Level:
     ``solver_depth``).  ``rule_guard``: refuse a move that loses by a rule
     the player could have obeyed (:class:`~tablier.ai.tactics.RuleGuard`,
     at most ``rule_nodes`` positions per decision); on at every level.
+    ``mistakes``: the share of decisions played at random, without search, among
+    the moves the tactical filter keeps (after a win in one is taken); ``easy``
+    uses it to stay beatable while its other moves are sound.
     """
 
     iterations: int | None = None
@@ -242,6 +245,7 @@ class Level:
     rule_guard: bool = True
     rule_nodes: int = RULE_NODES
     safety_nodes: int = 20_000
+    mistakes: float = 0.0
     threat_nodes: int = 20_000
     config: MCTSConfig = field(default_factory=MCTSConfig)
 
@@ -256,12 +260,12 @@ LEVELS: dict[str, Level] = {
     "easy": Level(
         iterations=30,
         tactics=False,
-        temperature=1.0,
+        mistakes=0.3,
         reuse=False,
         config=MCTSConfig(decisive=False, solver=False),
     ),
     "medium": Level(iterations=300, seconds=0.5),
-    "hard": Level(iterations=None, seconds=1.7, solver_depth=3, solver_nodes=6000, safety_checks=4),
+    "hard": Level(iterations=None, seconds=1.7, solver_depth=3, solver_nodes=1500, safety_checks=4),
     "expert": Level(
         iterations=None, seconds=6.0, solver_depth=3, solver_nodes=20000, safety_checks=6
     ),
@@ -314,6 +318,7 @@ class MCTSPlayer(Player):
         if len(moves) == 1:
             self.last_analysis = tree.analysis()
             return moves[0]
+        candidates = moves
         if level.tactics:
             wins = winning_moves(state)
             if wins:
@@ -322,16 +327,15 @@ class MCTSPlayer(Player):
             bad = set(losing_moves(state))
             safe = [m for m in moves if m not in bad]
             tree.restrict_root(safe if bad and safe else None)
+            candidates = safe or moves
+        if level.mistakes > 0 and self._rng.random() < level.mistakes:
+            return self._mistake(state, candidates)
         order = _prior_order(state)
         if level.solver_depth > 1:
             # The solver gets a quarter of the time budget, never less than the floor.
             limit = max(0.25 * level.seconds, TACTICS_SECONDS) if level.seconds else None
             solver = Solver(
-                max_nodes=level.solver_nodes,
-                max_seconds=limit,
-                order=order,
-                stop=self.stop,
-                clock=time.process_time,  # CPU time: a loaded machine leaves the same work
+                max_nodes=level.solver_nodes, max_seconds=limit, order=order, stop=self.stop
             )
             result = solver.solve(state, level.solver_depth)
             if result.status == "win" and result.line:
@@ -366,6 +370,14 @@ class MCTSPlayer(Player):
             best = self._safest(state, best, checks, order, deadline, guard)
         return best
 
+    def _mistake(self, state: State[Any], moves: list[Move]) -> Move:
+        """A random one of ``moves``, passed through the rule guard (``mistakes``)."""
+        self.last_analysis = []
+        move = moves[self._rng.randrange(len(moves))]
+        if self.level.rule_guard:
+            move = rule_guard(state, self.level.rule_nodes).pick(state, [move])
+        return move
+
     def _safest(
         self,
         state: State[Any],
@@ -384,26 +396,14 @@ class MCTSPlayer(Player):
         none is safe, the other legal moves in the game's prior order, until one
         is found safe or the budgets (``safety_nodes`` solver nodes in all) run
         out; then the first candidate not proven lost, else the search's choice.
-        With a rule ``guard``, candidates it proves lost are skipped (``best``
-        is its choice).
+        With a rule ``guard``, candidates it does not find safe are skipped
+        (``best`` is its choice).
         """
         level = self.level
         analysis = [s for s in self.last_analysis if s.proven != "loss"]
         if analysis and analysis[0].proven == "win":
             return best
-        safety = TurnSafety(
-            level.solver_depth,
-            level.safety_nodes,
-            order=order,
-            stop=self.stop,
-            clock=time.process_time,
-        )
-        # The checks' time is CPU time, and never less than the floor: on a loaded machine
-        # they do the same work as on an idle one.  Without a time budget, nodes alone.
-        cpu_deadline = None
-        if deadline is not None:
-            left = max(deadline - time.perf_counter(), TACTICS_SECONDS)
-            cpu_deadline = time.process_time() + left
+        safety = TurnSafety(level.solver_depth, level.safety_nodes, order=order, stop=self.stop)
         first: list[Move] = [best, *(s.move for s in analysis[:checks])]
         legal: list[Move] = state.legal_moves()
         rest = order(state, legal) if order is not None else legal
@@ -414,13 +414,13 @@ class MCTSPlayer(Player):
             if move in seen:
                 continue
             seen.add(move)
-            if guard is not None and move != best and guard.fate(state, move) == LOST:
-                continue  # (no deadline: the guard's nodes bound it, a late clock must not)
+            if guard is not None and move != best and guard.fate(state, move, deadline) != SAFE:
+                continue
             if safety.solver.nodes > level.safety_nodes:
                 break
-            if cpu_deadline is not None and time.process_time() > cpu_deadline:
+            if deadline is not None and time.perf_counter() > deadline:
                 break
-            verdict = safety.fate(state, move, cpu_deadline)
+            verdict = safety.fate(state, move, deadline)
             if verdict == SAFE:
                 return move
             if verdict == UNKNOWN and fallback is None:
@@ -442,9 +442,30 @@ def _prior_order(state: State[Any]) -> Callable[[State[Any], list[Move]], list[M
     return order
 
 
+#: Players added from outside the package (benchmarks, experiments): name -> factory
+#: ``(overrides, game, seed) -> Player``; see :func:`register_player`.
+EXTRA_PLAYERS: dict[str, Callable[[dict[str, str], Game[Any, Any] | None, int | None], Player]] = {}
+
+
+def register_player(
+    name: str,
+    factory: Callable[[dict[str, str], Game[Any, Any] | None, int | None], Player],
+) -> None:
+    """Make :func:`make_player` (and so the arena) build ``name`` with ``factory``.
+
+    ``factory`` gets the spec's settings (strings), the game and the seed.  A
+    registration lives in this process and the worker processes it forks (the
+    arena's local backend); Ray tasks do not see it.  The built-in names cannot
+    be replaced.
+    """
+    if name in ("random", "greedy", *LEVELS, "master", "mcts"):
+        raise TablierError(f"{quote(name)} is a built-in player")
+    EXTRA_PLAYERS[name] = factory
+
+
 def player_names() -> list[str]:
     """The player names :func:`make_player` accepts (without overrides)."""
-    return ["random", "greedy", *LEVELS, "master", "mcts"]
+    return ["random", "greedy", *LEVELS, "master", "mcts", *EXTRA_PLAYERS]
 
 
 def _parse_value(key: str, text: str, current: Any) -> Any:
@@ -501,6 +522,8 @@ def make_player(spec: str, game: Game[Any, Any] | None = None, seed: int | None 
         from .network_player import make_master
 
         return make_master(overrides, game, seed, spec.strip().lower())
+    if name in EXTRA_PLAYERS:
+        return EXTRA_PLAYERS[name](overrides, game, seed)
     if name == "mcts":
         level = Level(iterations=500)
     elif name in LEVELS:
@@ -526,4 +549,6 @@ def make_player(spec: str, game: Game[Any, Any] | None = None, seed: int | None 
         raise TablierError("an MCTS player needs an iteration or a time budget")
     if level.iterations == 0:
         raise TablierError("the iteration budget must be at least 1")
+    if level.mistakes > 1:
+        raise TablierError("the share of mistakes must be within 0 and 1")
     return MCTSPlayer(level, seed=seed, name=spec.strip().lower())

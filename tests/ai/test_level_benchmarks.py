@@ -1,0 +1,111 @@
+"""The level-calibration benchmarks stay runnable: the beginner, easy's calibration,
+the time per decision and the ladder (tiny runs; the figures are the scripts' business)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tablier.ai.arena import run_match
+from tablier.ai.players import EXTRA_PLAYERS, make_player, player_names, register_player
+from tablier.core.errors import TablierError
+from tablier.games import get
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _module(name: str):
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def beginner():
+    return _module("beginner")
+
+
+@pytest.fixture(scope="module")
+def mini():
+    return get("volo", board="mini")
+
+
+def run(script: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_beginner_is_a_player_spec(beginner, mini):
+    assert "beginner" in EXTRA_PLAYERS and "beginner" in player_names()
+    player = make_player("beginner:noise=0", mini, seed=1)
+    assert isinstance(player, beginner.BeginnerPlayer) and player.noise == 0
+    with pytest.raises(TablierError):
+        make_player("beginner:depth=2", mini)
+    with pytest.raises(TablierError):
+        make_player("beginner:noise=2", mini)
+    with pytest.raises(TablierError):
+        register_player("greedy", beginner.make_beginner)
+
+
+def test_beginner_takes_a_win_but_does_not_look_at_the_answers(beginner, mini, monkeypatch):
+    win = mini.position(["e5", "e6", "e9"], ["b2", "j9"], to_move=0)
+    player = beginner.BeginnerPlayer(seed=0, noise=0.0)
+    assert win.apply(player.choose(win)).outcome is not None
+    # Orange's e8-f8 hands Blue a win in one: greedy refuses it, the beginner plays it
+    # when its evaluation likes it best.
+    trap = mini.position(["e8", "g8", "b2"], ["e5", "e6", "e9"], to_move=0)
+    blunder = next(m for m in trap.legal_moves() if str(m) == "e8-f8")
+    after = trap.apply_unchecked(blunder)
+
+    class Likes:
+        evaluate = object()
+
+        def value(self, state, player):
+            return 1.0 if state == after else 0.0
+
+    monkeypatch.setattr(beginner, "knowledge_for", lambda game: Likes())
+    assert player.choose(trap) == blunder
+    assert make_player("greedy", mini, seed=0).choose(trap) != blunder
+    noisy = beginner.BeginnerPlayer(seed=0, noise=1.0)
+    assert len({noisy.choose(trap) for _ in range(20)}) > 1  # all random
+
+
+def test_beginner_plays_arena_matches_in_worker_processes(beginner, mini):
+    results = run_match(mini, "beginner", "easy", 2, jobs=2, seed=3)
+    assert [r["index"] for r in results] == [0, 1]
+    assert {r["first"] for r in results} == {"beginner", "easy"}
+
+
+def test_easy_mistakes_setting(mini):
+    assert make_player("easy:mistakes=0.5", mini).level.mistakes == 0.5
+    with pytest.raises(TablierError):
+        make_player("easy:mistakes=1.5", mini)
+    # All mistakes: no search at all, a random legal move every time.
+    player = make_player("easy:mistakes=1", mini, seed=2)
+    state = mini.initial_state()
+    assert player.choose(state) in state.legal_moves() and player.last_analysis == []
+
+
+def test_calibrate_easy_runs(tmp_path):
+    out = run(
+        "calibrate_easy.py",
+        "--games", "2",
+        "--game-specs", "xobo",
+        "--opponents", "easy;medium:iterations=20,seconds=none",
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    assert "| xobo | easy | 2 |" in out
+    assert len(list(tmp_path.glob("*.jsonl"))) == 2
