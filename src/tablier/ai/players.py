@@ -46,6 +46,7 @@ from .knowledge import knowledge_for
 from .mcts import MCTS, MCTSConfig, MoveStat, SearchProgress
 from .solver import Solver
 from .tactics import (
+    LOST,
     RULE_HORIZON,
     SAFE,
     UNKNOWN,
@@ -265,7 +266,7 @@ LEVELS: dict[str, Level] = {
         config=MCTSConfig(decisive=False, solver=False),
     ),
     "medium": Level(iterations=300, seconds=0.5),
-    "hard": Level(iterations=None, seconds=1.7, solver_depth=3, solver_nodes=1500, safety_checks=4),
+    "hard": Level(iterations=None, seconds=1.7, solver_depth=3, solver_nodes=6000, safety_checks=4),
     "expert": Level(
         iterations=None, seconds=6.0, solver_depth=3, solver_nodes=20000, safety_checks=6
     ),
@@ -335,7 +336,11 @@ class MCTSPlayer(Player):
             # The solver gets a quarter of the time budget, never less than the floor.
             limit = max(0.25 * level.seconds, TACTICS_SECONDS) if level.seconds else None
             solver = Solver(
-                max_nodes=level.solver_nodes, max_seconds=limit, order=order, stop=self.stop
+                max_nodes=level.solver_nodes,
+                max_seconds=limit,
+                order=order,
+                stop=self.stop,
+                clock=time.process_time,  # CPU time: a loaded machine leaves the same work
             )
             result = solver.solve(state, level.solver_depth)
             if result.status == "win" and result.line:
@@ -396,14 +401,26 @@ class MCTSPlayer(Player):
         none is safe, the other legal moves in the game's prior order, until one
         is found safe or the budgets (``safety_nodes`` solver nodes in all) run
         out; then the first candidate not proven lost, else the search's choice.
-        With a rule ``guard``, candidates it does not find safe are skipped
-        (``best`` is its choice).
+        With a rule ``guard``, candidates it proves lost are skipped (``best``
+        is its choice).
         """
         level = self.level
         analysis = [s for s in self.last_analysis if s.proven != "loss"]
         if analysis and analysis[0].proven == "win":
             return best
-        safety = TurnSafety(level.solver_depth, level.safety_nodes, order=order, stop=self.stop)
+        safety = TurnSafety(
+            level.solver_depth,
+            level.safety_nodes,
+            order=order,
+            stop=self.stop,
+            clock=time.process_time,
+        )
+        # The checks' time is CPU time, and never less than the floor: on a loaded machine
+        # they do the same work as on an idle one.  Without a time budget, nodes alone.
+        cpu_deadline = None
+        if deadline is not None:
+            left = max(deadline - time.perf_counter(), TACTICS_SECONDS)
+            cpu_deadline = time.process_time() + left
         first: list[Move] = [best, *(s.move for s in analysis[:checks])]
         legal: list[Move] = state.legal_moves()
         rest = order(state, legal) if order is not None else legal
@@ -414,13 +431,13 @@ class MCTSPlayer(Player):
             if move in seen:
                 continue
             seen.add(move)
-            if guard is not None and move != best and guard.fate(state, move, deadline) != SAFE:
-                continue
+            if guard is not None and move != best and guard.fate(state, move) == LOST:
+                continue  # (no deadline: the guard's nodes bound it, a late clock must not)
             if safety.solver.nodes > level.safety_nodes:
                 break
-            if deadline is not None and time.perf_counter() > deadline:
+            if cpu_deadline is not None and time.process_time() > cpu_deadline:
                 break
-            verdict = safety.fate(state, move, deadline)
+            verdict = safety.fate(state, move, cpu_deadline)
             if verdict == SAFE:
                 return move
             if verdict == UNKNOWN and fallback is None:
