@@ -109,3 +109,15 @@ def test_calibrate_easy_runs(tmp_path):
     )  # fmt: skip
     assert "| xobo | easy | 2 |" in out
     assert len(list(tmp_path.glob("*.jsonl"))) == 2
+
+
+def test_level_times_runs(tmp_path):
+    out = run(
+        "level_times.py",
+        "--level", "hard:seconds=0.05,solver_nodes=50",
+        "--moves", "2",
+        "--copies", "1",
+        "--game-specs", "xobo",
+        "--json", str(tmp_path / "t.json"),
+    )  # fmt: skip
+    assert "| xobo | 2 |" in out and (tmp_path / "t.json").exists()

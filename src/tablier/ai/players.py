@@ -255,6 +255,10 @@ class Level:
 #: short its budget: the guarantees of ``hard`` (docs/ai.md) must hold on a loaded machine.
 TACTICS_SECONDS = 0.3
 
+#: What a timed level may take beyond its ``seconds``, whatever the load (wall clock): the
+#: checks after the search stop there, so ``hard`` (1.7 s) answers within 2 s.
+TIME_MARGIN = 0.25
+
 #: The named levels.  Time budgets cover the whole decision (tactics and solver
 #: included), so ``hard`` stays within 2 s per move.
 LEVELS: dict[str, Level] = {
@@ -312,9 +316,12 @@ class MCTSPlayer(Player):
 
     def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
         """Search and return the chosen move."""
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         moves = _check_state(state)
         level = self.level
+        # Wall clock: the person waits in wall time, so a loaded machine costs simulations,
+        # not seconds (docs/ai.md, "Time budgets").
+        promise = start + level.seconds + TIME_MARGIN if level.seconds is not None else None
         tree = self._tree_for(state)
         if len(moves) == 1:
             self.last_analysis = tree.analysis()
@@ -333,13 +340,15 @@ class MCTSPlayer(Player):
             return self._mistake(state, candidates)
         order = _prior_order(state)
         if level.solver_depth > 1:
+            # Whatever its floor, the solver stops at half the time budget (wall clock).
+            pre_stop = self._wall_stop(start + 0.5 * level.seconds) if level.seconds else self.stop
             # The solver gets a quarter of the time budget, never less than the floor.
             limit = max(0.25 * level.seconds, TACTICS_SECONDS) if level.seconds else None
             solver = Solver(
                 max_nodes=level.solver_nodes,
                 max_seconds=limit,
                 order=order,
-                stop=self.stop,
+                stop=pre_stop,
                 clock=time.process_time,  # CPU time: a loaded machine leaves the same work
             )
             result = solver.solve(state, level.solver_depth)
@@ -356,7 +365,13 @@ class MCTSPlayer(Player):
         seconds = level.seconds
         if seconds is not None:  # the budget covers the checks before and after too
             reserve = 0.15 * seconds if checks else 0.1 * seconds if level.rule_guard else 0.0
-            seconds = max(0.05, seconds - reserve - (time.perf_counter() - start))
+            elapsed = time.perf_counter() - start
+            if checks:  # their floor is CPU time: in wall time at the CPU share seen so far,
+                # but the search keeps at least half of the budget
+                share = (time.process_time() - cpu_start) / elapsed if elapsed > 0.02 else 1.0
+                floor = TACTICS_SECONDS / min(1.0, max(share, 0.1))
+                reserve = max(reserve, min(floor, 0.5 * seconds))
+            seconds = max(0.05, seconds - reserve - elapsed)
         tree.search(level.iterations, seconds, progress, stop=self.stop)
         self.last_analysis = tree.analysis()
         stopped = self.stop is not None and self.stop()
@@ -365,6 +380,8 @@ class MCTSPlayer(Player):
         if level.seconds is not None:  # what is left, never less than a twentieth or the floor
             floor = max(0.05 * level.seconds, TACTICS_SECONDS if checks else 0.0)
             deadline = max(start + level.seconds, time.perf_counter() + floor)
+        if deadline is not None and promise is not None:  # the promise wins over the floors
+            deadline = min(deadline, promise)
         if level.temperature > 0:
             move = tree.sample_move(level.temperature)
             return guard.pick(state, [move], deadline) if guard is not None else move
@@ -374,6 +391,11 @@ class MCTSPlayer(Player):
         if checks and not stopped:
             best = self._safest(state, best, checks, order, deadline, guard)
         return best
+
+    def _wall_stop(self, until: float) -> Callable[[], bool]:
+        """:attr:`stop` that also answers True once the wall clock passes ``until``."""
+        outer = self.stop
+        return lambda: time.perf_counter() > until or (outer is not None and outer())
 
     def _mistake(self, state: State[Any], moves: list[Move]) -> Move:
         """A random one of ``moves``, passed through the rule guard (``mistakes``)."""
