@@ -12,7 +12,8 @@ never hand the opponent a win in one when another move does not),
 ``rule_guard`` and ``rule_nodes`` (as the other levels).
 
 A move encoded as several action ids (a Volo flight, a Voldétour decision) is
-chosen id by id on the subtree already grown: the first id gets 70% of the time
+chosen id by id on the subtree already grown.  The search ends at 85% of the
+time budget (the rule guard checks the move in the rest); the first id gets 70% of that
 (all of it when no move has several ids), each further id half the time left
 (with a simulation budget: a quarter of it).
 """
@@ -121,7 +122,9 @@ class NetworkPlayer(Player):
             bad = set(losing_moves(state))
         search = self._search()
         node = root = search.root(state)
-        deadline = None if lv.seconds is None else start + lv.seconds
+        end = None if lv.seconds is None else start + lv.seconds
+        # The search stops at 85% of the budget: the rule guard's check comes after it.
+        deadline = None if lv.seconds is None else start + 0.85 * lv.seconds
         several = any(len(enc) > 1 for enc, _ in search._encodings(root))
         share = 0.7 if several else 1.0  # keep time for the further ids of the move
         done = search.run(node, seconds=_left(deadline, share))
@@ -151,7 +154,7 @@ class NetworkPlayer(Player):
         if not lv.rule_guard:
             return ranked[0]
         ranked += moves
-        return rule_guard(state, lv.rule_nodes).pick(state, ranked)
+        return rule_guard(state, lv.rule_nodes).pick(state, ranked, end)
 
 
 def _left(deadline: float | None, share: float) -> float | None:
