@@ -1,7 +1,8 @@
 """Analysis in a real browser: from a finished XoBo game, the analysis board opened at the
 position before a blunder (evaluation bar, best moves, principal line), a side line added by
 a click on the board and left again; the computer review on the game page marks the blunder
-with the better move."""
+with the better move; a search's streamed progress shown while it runs, its stream aborted
+when another search is asked."""
 
 from __future__ import annotations
 
@@ -127,3 +128,26 @@ def test_analysis_board_of_every_game(live_server, new_page, screenshot, spec):
     screenshot(page, f"analysis-{spec.split(':')[0]}")
     page.get_by_test_id("tree-back").click()
     expect(page.locator("[data-testid=tree-move][aria-current=step]")).to_have_count(0)
+
+
+def test_the_analysis_streams_its_progress_and_a_new_one_aborts_it(live_server, new_page):
+    """The progress of a search shows while it runs (the answer is streamed, not held back
+    until the end); asking another search closes the first one's stream (the server stops
+    its search when the connection closes)."""
+    page = new_page()
+    aborted = []
+    page.on(
+        "requestfailed",
+        lambda r: aborted.append(r.failure) if r.url.endswith("/api/analysis") else None,
+    )
+    page.goto(f"{live_server.url}/analysis/volo")
+    expect(page.get_by_test_id("board")).to_be_visible()
+    page.get_by_test_id("analysis-seconds").select_option("10")
+    simulations = page.get_by_test_id("analysis-simulations")
+    expect(simulations).to_contain_text(re.compile(r"[1-9]"), timeout=20_000)
+    expect(page.get_by_test_id("top-move")).to_have_count(0)  # 10 seconds: still running
+    expect(page.get_by_test_id("eval-text")).to_contain_text(re.compile(r"\w"))
+    before = len(aborted)
+    page.get_by_test_id("analysis-seconds").select_option("1")
+    expect(page.get_by_test_id("top-move").first).to_be_visible(timeout=20_000)
+    assert len(aborted) > before, aborted  # the 10-second search's stream was closed

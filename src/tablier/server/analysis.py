@@ -18,13 +18,16 @@ every game has them:
 - **Hints** (:func:`hint_task`): the move the search prefers, for a player against the
   computer (``routers/analysis.py`` decides who may ask).
 
-:class:`AnalysisJobs` keeps the jobs of this process in memory: a job is started by a
-``POST``, followed by polling its ``GET`` (its progress, then its answer) and may be
-cancelled by a ``DELETE``.  A client (address) has at most ``settings.ai_queue_limit`` jobs
-queued or running (``429 analysis_busy``).  Finished jobs are forgotten after
-:data:`JOB_TTL` seconds, and at most :data:`MAX_JOBS` are kept.  Reviews are cached in memory
+:class:`AnalysisJobs` keeps the searches under way in this process: each is started by a
+``POST`` whose answer is one streamed response (NDJSON: progress lines, then the result or
+an error, :meth:`AnalysisJobs.follow`), so nothing about it is asked again, and any server
+process of a deployment can serve it.  The job is cancelled (its search stopped in the
+worker) when its stream ends early: the client went away or aborted.  A client (address)
+has at most ``settings.ai_queue_limit`` jobs queued or running (``429 analysis_busy``), a
+process at most :data:`MAX_JOBS`.  Reviews are cached in memory per process
 (:data:`REVIEW_CACHE` of them, least recently used dropped), keyed by the game's spec and
-moves: a game and its record share one entry, and a server restart computes them again.
+moves: a game and its record share one entry; another process, or a restart, computes them
+again.
 """
 
 from __future__ import annotations
@@ -33,10 +36,10 @@ import asyncio
 import contextlib
 import functools
 import hashlib
+import json
 import secrets
-import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,10 +78,13 @@ HINT_SIMULATIONS = 3000
 INACCURACY = 0.10
 MISTAKE = 0.20
 BLUNDER = 0.30
-#: Jobs kept per process, seconds a finished one is kept, reviews cached.
+#: Jobs running at once in one process, reviews cached.
 MAX_JOBS = 500
-JOB_TTL = 300.0
 REVIEW_CACHE = 256
+#: Most seconds between two lines of a stream (a progress line repeated while queued).
+HEARTBEAT = 10.0
+#: Seconds after which a job that no stream follows is cancelled.
+UNFOLLOWED = 5.0
 
 Report = Callable[[float, int, "str | None"], None]
 
@@ -339,10 +345,10 @@ def merge_reviews(parts: list[dict[str, Any]]) -> dict[str, Any]:
 
 @dataclass(eq=False)
 class Job:
-    """One analysis or review job of this process."""
+    """One analysis or review under way in this process, and the streams that follow it."""
 
     id: str
-    kind: str  # "analysis", "review" or "hint"
+    kind: str  # "analysis" or "review"
     client: str | None
     status: str = "queued"  # "running", "done", "failed", "cancelled"
     fraction: float = 0.0
@@ -350,28 +356,47 @@ class Job:
     best: str | None = None
     result: Any = None
     error: str | None = None
-    finished: float | None = None
     key: str | None = None  # a review's cache key
     task: asyncio.Task | None = field(default=None, repr=False)
+    #: One event per stream following the job, set at each change.
+    listeners: set[asyncio.Event] = field(default_factory=set, repr=False)
+    followed: bool = False
 
     @property
     def active(self) -> bool:
         return self.status in ("queued", "running")
 
-    def view(self) -> dict[str, Any]:
-        """The job as ``GET /api/analysis/jobs/<id>`` answers it (docs/web.md)."""
+    def changed(self) -> None:
+        for event in self.listeners:
+            event.set()
+
+    def progress(self) -> dict[str, Any]:
+        """A progress line of the job's stream (docs/web.md, "Streams")."""
         return {
-            "id": self.id,
+            "type": "progress",
             "kind": self.kind,
             "status": self.status,
-            "progress": {
-                "fraction": round(min(max(self.fraction, 0.0), 1.0), 3),
-                "simulations": self.simulations,
-                "best": self.best,
-            },
-            "result": self.result,
-            "error": self.error,
+            "fraction": round(min(max(self.fraction, 0.0), 1.0), 3),
+            "simulations": self.simulations,
+            "best": self.best,
         }
+
+    def last(self) -> dict[str, Any]:
+        """The last line of the job's stream: its answer, or an error with its code."""
+        if self.status == "done":
+            return answer(self.kind, self.result)
+        message = self.error or "the search was stopped"
+        return {"type": "error", "code": "analysis_failed", "message": message}
+
+
+def answer(kind: str, result: Any) -> dict[str, Any]:
+    """The result line of a stream."""
+    return {"type": "result", "kind": kind, "result": result}
+
+
+def line(message: dict[str, Any]) -> bytes:
+    """One NDJSON line."""
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
 def review_key(spec: str, moves: list[str]) -> str:
@@ -383,7 +408,7 @@ def review_key(spec: str, moves: list[str]) -> str:
 
 
 class AnalysisJobs:
-    """The analysis jobs of this process and the review cache (see the module docstring)."""
+    """The searches under way in this process and the review cache (see the module docstring)."""
 
     def __init__(self) -> None:
         self.jobs: OrderedDict[str, Job] = OrderedDict()
@@ -393,34 +418,19 @@ class AnalysisJobs:
         """Jobs of ``client`` queued or running."""
         return sum(1 for job in self.jobs.values() if job.client == client and job.active)
 
-    def get(self, job_id: str) -> Job | None:
-        self._sweep()
-        return self.jobs.get(job_id)
+    def full(self) -> bool:
+        """Whether this process runs :data:`MAX_JOBS` jobs already."""
+        return len(self.jobs) >= MAX_JOBS
+
+    def running_review(self, key: str) -> Job | None:
+        """The review of ``key`` under way, if any (a second stream follows it)."""
+        return next((j for j in self.jobs.values() if j.key == key and j.active), None)
 
     def cached_review(self, key: str) -> dict | None:
         review = self.reviews.get(key)
         if review is not None:
             self.reviews.move_to_end(key)
         return review
-
-    def _sweep(self) -> None:
-        moment = time.monotonic()
-        for job_id, job in list(self.jobs.items()):
-            if job.finished is not None and moment - job.finished > JOB_TTL:
-                del self.jobs[job_id]
-        while len(self.jobs) > MAX_JOBS:
-            job_id, job = next(iter(self.jobs.items()))
-            if job.active and job.task is not None:
-                job.task.cancel()
-            del self.jobs[job_id]
-
-    def done(self, kind: str, client: str | None, result: Any) -> Job:
-        """A job answered at once (a cached review, a finished position)."""
-        job = Job(secrets.token_urlsafe(12), kind, client, "done", 1.0, result=result)
-        job.finished = time.monotonic()
-        self.jobs[job.id] = job
-        self._sweep()
-        return job
 
     def start(
         self,
@@ -429,16 +439,21 @@ class AnalysisJobs:
         work: Callable[[Report], Any],
         cache: str | None = None,
     ) -> Job:
-        """Start ``work(report)`` (a coroutine function running a pool task) as a job."""
-        job = Job(secrets.token_urlsafe(12), kind, client)
+        """Start ``work(report)`` (a coroutine function running a pool task) as a job.
+
+        The job is cancelled when its last stream ends (:meth:`follow`), and when no stream
+        has followed it :data:`UNFOLLOWED` seconds after it started (a client gone before
+        the answer's first line).
+        """
+        job = Job(secrets.token_urlsafe(12), kind, client, key=cache)
         self.jobs[job.id] = job
-        self._sweep()
 
         def report(fraction: float, simulations: int, best: str | None) -> None:
             job.status = "running" if job.status == "queued" else job.status
             job.fraction, job.simulations = fraction, simulations
             if best is not None:
                 job.best = best
+            job.changed()
 
         async def run() -> None:
             try:
@@ -451,20 +466,48 @@ class AnalysisJobs:
             except asyncio.CancelledError:
                 job.status = "cancelled"
                 raise
-            except Exception as exc:  # a failed search is the job's answer, not a 500
+            except Exception as exc:  # a failed search is the stream's last line, not a 500
                 job.status, job.error = "failed", str(exc)[:200]
             finally:
-                job.finished = time.monotonic()
+                self.jobs.pop(job.id, None)
+                job.changed()
 
         job.task = asyncio.create_task(run())
+        loop = asyncio.get_running_loop()
+        loop.call_later(UNFOLLOWED, lambda: None if job.followed else self.cancel(job))
         return job
 
+    async def follow(self, job: Job) -> AsyncIterator[bytes]:
+        """The job's stream: a progress line at once and at each report (or every
+        :data:`HEARTBEAT` seconds), then its last line (:meth:`Job.last`).  A stream that
+        ends early (the client went away) cancels the job when no other stream follows it:
+        its search stops in the worker."""
+        changed = asyncio.Event()
+        job.listeners.add(changed)
+        job.followed = True
+        try:
+            yield line(job.progress())
+            while job.active:
+                if not changed.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(changed.wait(), HEARTBEAT)
+                changed.clear()
+                if job.active:
+                    yield line(job.progress())
+            yield line(job.last())
+        finally:
+            job.listeners.discard(changed)
+            if not job.listeners:
+                self.cancel(job)
+
     def cancel(self, job: Job) -> None:
+        """Stop ``job`` (its search ends in the worker) and free its client's place."""
         if job.task is not None and job.active:
             job.task.cancel()
         if job.active:
             job.status = "cancelled"
-            job.finished = time.monotonic()
+            self.jobs.pop(job.id, None)
+            job.changed()
 
     async def close(self) -> None:
         for job in list(self.jobs.values()):
@@ -472,3 +515,8 @@ class AnalysisJobs:
                 job.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await job.task
+
+
+async def once(message: dict[str, Any]) -> AsyncIterator[bytes]:
+    """A stream of one line (an answer known at once: a cached review, a finished game)."""
+    yield line(message)

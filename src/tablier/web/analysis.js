@@ -2,23 +2,21 @@
 // - AnalysisPage (/analysis/<spec>?m=<move>&m=…&ply=<n>): the game's board (viewer.js's
 //   board module) with a variation tree: a move played on the board adds a side line, the
 //   tree's moves and ← → Home End move through it; the current position is analysed by the
-//   server's AI workers (POST /api/analysis, then GET of the job until it ends): an
+//   server's AI workers (POST /api/analysis, one streamed answer: progress, then the result): an
 //   evaluation bar, the top moves with visits and win estimates, the principal line and the
 //   search's progress.
 // - ReviewPanel: the computer review of a finished game or a record (POST /api/review or
-//   /api/games/<id>/review): the evaluation over the game as an SVG graph, and the
+//   /api/games/<id>/review, streamed likewise): the evaluation over the game as an SVG graph, and the
 //   inaccuracies (?!), mistakes (?) and blunders (??), each with the better move.
 // - GameAnalysis: the game page's part: the "Analyse" link (once the game is over, or on one
 //   screen), hints against the computer (POST /api/games/<id>/hint), and the review once the
 //   game is over.
 
-import { request, errorText } from "./api.js";
+import { ApiError, csrfToken, request, errorText } from "./api.js";
 import { t } from "./i18n.js";
 import { navigate } from "./router.js";
 import { clear, el, loadStylesheet, svg } from "./ui.js";
 import { Viewer } from "./viewer.js";
-
-const POLL_MS = 250;
 
 function sheet() {
   return loadStylesheet(new URL("./analysis.css", import.meta.url).href, "analysis");
@@ -37,22 +35,76 @@ function percent(value) {
   return `${Math.round(1000 * value) / 10}%`;
 }
 
-/** Poll job `job` until it ends; `onUpdate(job)` on every view; resolves to its last view. */
-async function follow(job, onUpdate, cancelled) {
-  onUpdate(job);
-  while (job.status === "queued" || job.status === "running") {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    if (cancelled()) return null;
-    job = await request("GET", `/api/analysis/jobs/${encodeURIComponent(job.id)}`);
-    if (cancelled()) return null;
-    onUpdate(job);
-  }
-  return job;
+function lost(err) {
+  return new ApiError(0, "network", t("cannot reach the server ({error})", { error: (err && err.message) || err }));
 }
 
-function progressLine(job) {
-  const p = job.progress || {};
-  return t("{n} simulations", { n: p.simulations || 0 });
+/**
+ * POST `body` to `path` and read its streamed answer (docs/web.md, "Analysis"): NDJSON lines,
+ * `onProgress(line)` for each progress line, then the result (resolved) or an error line
+ * (thrown as an ApiError with its code).  Resolves to null once `signal` aborts: the
+ * connection closes and the server stops the search.
+ */
+export async function streamed(path, body, onProgress, signal) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (csrfToken()) headers["X-CSRF-Token"] = csrfToken();
+  let response;
+  try {
+    response = await fetch(path, {
+      method: "POST", headers, cache: "no-store", signal,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    if (signal && signal.aborted) return null;
+    throw lost(err);
+  }
+  if (!response.ok) {
+    let code = `http_${response.status}`;
+    let message = response.statusText || t("request failed");
+    try {
+      const data = await response.json();
+      if (data && data.error) {
+        code = data.error.code || code;
+        message = data.error.message || message;
+      }
+    } catch (_) {
+      // not JSON: keep the status text
+    }
+    throw new ApiError(response.status, code, message);
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf("\n")) >= 0) {
+        const text = buffer.slice(0, end).trim();
+        buffer = buffer.slice(end + 1);
+        if (!text) continue;
+        const message = JSON.parse(text);
+        if (message.type === "progress") onProgress(message);
+        else if (message.type === "result") return message.result;
+        else if (message.type === "error") throw new ApiError(response.status, message.code, message.message);
+      }
+    }
+  } catch (err) {
+    if (signal && signal.aborted) return null;
+    if (err instanceof ApiError) throw err;
+    throw lost(err);
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  if (signal && signal.aborted) return null;
+  throw lost(new Error(t("request failed")));
+}
+
+function progressLine(progress) {
+  return t("{n} simulations", { n: progress.simulations || 0 });
 }
 
 // -- the analysis board -----------------------------------------------------------------
@@ -89,7 +141,7 @@ export class AnalysisPage {
   constructor(container, spec) {
     this.spec = decodeURIComponent(spec);
     this.closed = false;
-    this.job = null; // the job of the current node's analysis
+    this.controller = null; // aborts the current node's analysis (its stream)
     this.seconds = 3;
     document.title = t("Analysis — Tablier");
     const query = new URLSearchParams(location.search);
@@ -262,11 +314,8 @@ export class AnalysisPage {
   }
 
   stopJob() {
-    const job = this.job;
-    this.job = null;
-    if (job && (job.status === "queued" || job.status === "running")) {
-      request("DELETE", `/api/analysis/jobs/${encodeURIComponent(job.id)}`).catch(() => {});
-    }
+    if (this.controller) this.controller.abort();
+    this.controller = null;
   }
 
   async analyse() {
@@ -277,36 +326,28 @@ export class AnalysisPage {
       return;
     }
     this.showAnalysis(null, null);
-    let job;
+    const controller = new AbortController();
+    this.controller = controller;
+    const gone = () => this.closed || this.current !== node || controller.signal.aborted;
     try {
-      job = await request("POST", "/api/analysis",
-        { body: { spec: this.spec, moves: node.path, seconds: this.seconds } });
-    } catch (err) {
-      if (this.current === node) this.progressText.textContent = errorText(err);
-      return;
-    }
-    if (this.closed || this.current !== node) {
-      request("DELETE", `/api/analysis/jobs/${encodeURIComponent(job.id)}`).catch(() => {});
-      return;
-    }
-    this.job = job;
-    const gone = () => this.closed || this.current !== node || this.job === null || this.job.id !== job.id;
-    try {
-      const last = await follow(job, (j) => {
-        if (gone()) return;
-        this.job = j;
-        this.showAnalysis(j.result, j);
-      }, gone);
-      if (last && last.status === "done") node.analysis = last.result;
+      const result = await streamed("/api/analysis",
+        { spec: this.spec, moves: node.path, seconds: this.seconds },
+        (progress) => { if (!gone()) this.showAnalysis(null, progress); }, controller.signal);
+      if (result === null || gone()) return;
+      node.analysis = result;
+      this.showAnalysis(result, null);
     } catch (err) {
       if (!gone()) this.progressText.textContent = errorText(err);
+    } finally {
+      if (this.controller === controller) this.controller = null;
     }
   }
 
-  showAnalysis(result, job) {
-    const running = job && (job.status === "queued" || job.status === "running");
-    this.progress.value = job ? (job.status === "done" ? 1 : job.progress.fraction || 0) : result ? 1 : 0;
-    this.progressText.textContent = job ? progressLine(job) : result
+  /** Shows `result` (an analysis) or, while it runs, `progress` (a progress line). */
+  showAnalysis(result, progress) {
+    const running = !!progress;
+    this.progress.value = progress ? progress.fraction || 0 : result ? 1 : 0;
+    this.progressText.textContent = progress ? progressLine(progress) : result
       ? t("{n} simulations", { n: result.simulations }) : t("Thinking…");
     this.page.classList.toggle("analysing", !!running);
     clear(this.topMoves);
@@ -315,8 +356,8 @@ export class AnalysisPage {
     this.barFill.style.height = `${100 * value}%`;
     this.bar.dataset.eval = result ? String(value) : "";
     if (!result) {
-      this.evalText.textContent = running && job.progress.best
-        ? t("Best so far: {move}", { move: job.progress.best }) : t("Thinking…");
+      this.evalText.textContent = running && progress.best
+        ? t("Best so far: {move}", { move: progress.best }) : t("Thinking…");
       return;
     }
     if (result.over) {
@@ -394,6 +435,7 @@ export class ReviewPanel {
     this.gameId = gameId || null;
     this.onGo = onGo;
     this.closed = false;
+    this.controller = null; // aborts the review's stream
     this.button = el("button", { type: "button", "data-testid": "review-start", onclick: () => this.start() },
       t("Computer review"));
     this.progress = el("progress", { max: 1, value: 0, hidden: true, "data-testid": "review-progress" });
@@ -405,22 +447,22 @@ export class ReviewPanel {
 
   destroy() {
     this.closed = true;
+    if (this.controller) this.controller.abort(); // the server stops the review
   }
 
   async start() {
     this.button.disabled = true;
     this.progress.hidden = false;
     clear(this.body);
+    this.controller = new AbortController();
     try {
-      const job = this.gameId
-        ? await request("POST", `/api/games/${encodeURIComponent(this.gameId)}/review`)
-        : await request("POST", "/api/review", { body: { spec: this.spec, moves: this.moves } });
-      const last = await follow(job, (j) => {
-        this.progress.value = j.progress.fraction || 0;
-      }, () => this.closed);
-      if (!last) return;
-      if (last.status !== "done") throw new Error(last.error || last.status);
-      this.show(last.result);
+      const path = this.gameId ? `/api/games/${encodeURIComponent(this.gameId)}/review` : "/api/review";
+      const body = this.gameId ? undefined : { spec: this.spec, moves: this.moves };
+      const review = await streamed(path, body, (progress) => {
+        this.progress.value = progress.fraction || 0;
+      }, this.controller.signal);
+      if (review === null || this.closed) return;
+      this.show(review);
     } catch (err) {
       this.body.append(el("p", { class: "error" }, errorText(err)));
       this.button.disabled = false;

@@ -149,7 +149,7 @@ function codeTexts() {
     ai_busy: t("The computer is busy with your other games: try again in a moment."),
     ai_unavailable: t("The computer player is off on this server."),
     analysis_busy: t("The computer is busy with your other analyses: try again in a moment."),
-    analysis_not_found: t("This analysis has ended: start it again."),
+    analysis_failed: t("This analysis has ended: start it again."),
     too_many_moves: t("This game is too long to analyse here."),
     hints_not_allowed: t("Hints are only for unrated games against the computer."),
     rate_limited: t("Too many requests: wait a moment and try again."),

@@ -2,8 +2,11 @@
 analysis board's searches, the computer review of a game, hints against the computer.
 
 What the searches do and their bounds: :mod:`..analysis`.  Every search runs in the AI
-worker pool; a client (address) has at most ``settings.ai_queue_limit`` analysis jobs queued
-or running (``429 analysis_busy`` with ``Retry-After``); a line is at most
+worker pool and answers as one streamed response (NDJSON lines: progress, then the result,
+or an error line with its code), so any process serves it whole; closing the response stops
+the search.  Errors found before the stream starts are ordinary 4xx JSON answers: a client
+(address) has at most ``settings.ai_queue_limit`` analyses and reviews queued or running
+(``429 analysis_busy`` with ``Retry-After``); a line is at most
 ``settings.max_record_plies`` decisions (``413 too_many_moves``); the spec and the moves are
 checked (``422 bad_spec``, ``422 illegal_move`` with its ``ply``) in a worker thread before
 any search starts.  The codes are listed in ``docs/web.md``.
@@ -12,10 +15,12 @@ any search starts.  The codes are listed in ``docs/web.md``.
 from __future__ import annotations
 
 import secrets
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from anyio import to_thread
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...core.errors import TablierError
@@ -31,6 +36,11 @@ __all__ = ["router"]
 router = APIRouter(tags=["analysis"])
 
 _JSON: dict[str, Any] = {"content": {"application/json": {}}}
+NDJSON = "application/x-ndjson"
+_STREAM: dict[str, Any] = {
+    "description": "NDJSON lines: progress, then the result or an error",
+    "content": {NDJSON: {}},
+}
 _TASKS = "tablier.server.analysis"
 #: Seconds a client told ``analysis_busy`` is asked to wait.
 BUSY_RETRY = 2
@@ -65,6 +75,15 @@ def _jobs(request: Request) -> analysis.AnalysisJobs:
     return jobs
 
 
+def _stream(body: AsyncIterator[bytes]) -> StreamingResponse:
+    """A stream of NDJSON lines, sent as they come (no proxy buffering)."""
+    return StreamingResponse(
+        body,
+        media_type=NDJSON,
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
 def _line(spec: str, moves: list[str], limit: int) -> list[Any]:
     """The states of a line, or the 4xx of a bad one (run in a worker thread)."""
     if len(moves) > limit:
@@ -94,11 +113,11 @@ def _room(request: Request, service: GameService) -> tuple[analysis.AnalysisJobs
     jobs = _jobs(request)
     client = current_client.get()
     limit = get_settings(request).ai_queue_limit
-    if client is not None and jobs.busy(client) >= limit:
+    if (client is not None and jobs.busy(client) >= limit) or jobs.full():
         raise ApiError(
             429,
             "analysis_busy",
-            f"at most {limit} analyses at once: wait for one to end, or cancel it",
+            f"at most {limit} analyses at once: wait for one to end, or stop it",
             headers={"Retry-After": str(BUSY_RETRY)},
             retry_after=BUSY_RETRY,
         )
@@ -139,19 +158,20 @@ async def analysis_line(body: LineBody, request: Request) -> Response:
 
 @router.post(
     "/api/analysis",
-    status_code=202,
-    responses={202: _JSON, **error_responses(413, 422, 429, 503)},
-    response_class=Response,
+    responses={200: _STREAM, **error_responses(413, 422, 429, 503)},
+    response_class=StreamingResponse,
 )
-async def start_analysis(body: AnalysisBody, request: Request, service: Service) -> Response:
-    """Analyse the position after ``moves`` for at most ``seconds`` → a job to poll."""
+async def start_analysis(
+    body: AnalysisBody, request: Request, service: Service
+) -> StreamingResponse:
+    """Analyse the position after ``moves`` for at most ``seconds``: one streamed answer,
+    NDJSON progress lines then the result (closing it stops the search)."""
     jobs, client = _room(request, service)
     limit = get_settings(request).max_record_plies
     states = await to_thread.run_sync(_line, body.spec, body.moves, limit)
     spec = states[0].game.spec
     if states[-1].outcome is not None:
-        job = jobs.done("analysis", client, analysis._over(states[-1]))
-        return json_response(job.view(), 202)
+        return _stream(analysis.once(analysis.answer("analysis", analysis._over(states[-1]))))
     payload = {
         "spec": spec,
         "moves": body.moves,
@@ -165,19 +185,20 @@ async def start_analysis(body: AnalysisBody, request: Request, service: Service)
     async def work(report: analysis.Report) -> Any:
         return await pool.run("analysis", f"{_TASKS}:analyse_task", payload, report, client=client)
 
-    job = jobs.start("analysis", client, work)
-    return json_response(job.view(), 202)
+    return _stream(jobs.follow(jobs.start("analysis", client, work)))
 
 
-async def _review(request: Request, service: GameService, spec: str, moves: list[str]) -> Response:
+async def _review(
+    request: Request, service: GameService, spec: str, moves: list[str]
+) -> StreamingResponse:
     jobs = _jobs(request)
     key = analysis.review_key(spec, moves)
     cached = jobs.cached_review(key)
     if cached is not None:
-        return json_response(jobs.done("review", current_client.get(), cached).view(), 202)
-    for job in jobs.jobs.values():  # the same review under way: follow it
-        if job.kind == "review" and job.active and job.key == key:
-            return json_response(job.view(), 202)
+        return _stream(analysis.once(analysis.answer("review", cached)))
+    running = jobs.running_review(key)
+    if running is not None:  # the same review under way in this process: follow it
+        return _stream(jobs.follow(running))
     jobs, client = _room(request, service)
     payload = {"spec": spec, "moves": moves, "seed": secrets.randbits(30)}
     pool = service.ai
@@ -208,19 +229,17 @@ async def _review(request: Request, service: GameService, spec: str, moves: list
             simulations += parts[-1]["simulations"]
         return analysis.merge_reviews(parts)
 
-    job = jobs.start("review", client, work, cache=key)
-    job.key = key
-    return json_response(job.view(), 202)
+    return _stream(jobs.follow(jobs.start("review", client, work, cache=key)))
 
 
 @router.post(
     "/api/review",
-    status_code=202,
-    responses={202: _JSON, **error_responses(413, 422, 429, 503)},
-    response_class=Response,
+    responses={200: _STREAM, **error_responses(413, 422, 429, 503)},
+    response_class=StreamingResponse,
 )
-async def review_line(body: LineBody, request: Request, service: Service) -> Response:
-    """The computer review of a game given by its spec and moves (a record) → a job."""
+async def review_line(body: LineBody, request: Request, service: Service) -> StreamingResponse:
+    """The computer review of a game given by its spec and moves (a record): one streamed
+    answer, NDJSON progress lines then the review."""
     limit = get_settings(request).max_record_plies
     states = await to_thread.run_sync(_line, body.spec, body.moves, limit)
     return await _review(request, service, states[0].game.spec, list(body.moves))
@@ -228,12 +247,12 @@ async def review_line(body: LineBody, request: Request, service: Service) -> Res
 
 @router.post(
     "/api/games/{game_id}/review",
-    status_code=202,
-    responses={202: _JSON, **error_responses(404, 409, 413, 429, 503)},
-    response_class=Response,
+    responses={200: _STREAM, **error_responses(404, 409, 413, 429, 503)},
+    response_class=StreamingResponse,
 )
-async def review_game(live: Game, request: Request, service: Service) -> Response:
-    """The computer review of a finished game → a job (``409 game_not_over`` before)."""
+async def review_game(live: Game, request: Request, service: Service) -> StreamingResponse:
+    """The computer review of a finished game, streamed as ``/api/review``'s
+    (``409 game_not_over`` before)."""
     if live.status == "active":
         raise ApiError(409, "game_not_over", "the computer review is for finished games")
     limit = get_settings(request).max_record_plies
@@ -241,34 +260,6 @@ async def review_game(live: Game, request: Request, service: Service) -> Respons
     if len(moves) > limit:
         raise ApiError(413, "too_many_moves", f"at most {limit} decisions are analysed")
     return await _review(request, service, live.game.spec, moves)
-
-
-@router.get(
-    "/api/analysis/jobs/{job_id}",
-    responses={200: _JSON, **error_responses(404)},
-    response_class=Response,
-)
-async def analysis_job(job_id: str, request: Request) -> Response:
-    """A job: its status, progress and, once done, its answer."""
-    job = _jobs(request).get(job_id)
-    if job is None:
-        raise ApiError(404, "analysis_not_found", "there is no such analysis (it may have ended)")
-    return json_response(job.view())
-
-
-@router.delete(
-    "/api/analysis/jobs/{job_id}",
-    responses={200: _JSON, **error_responses(404)},
-    response_class=Response,
-)
-async def cancel_analysis(job_id: str, request: Request) -> Response:
-    """Stop a job (its search ends in the worker)."""
-    jobs = _jobs(request)
-    job = jobs.get(job_id)
-    if job is None:
-        raise ApiError(404, "analysis_not_found", "there is no such analysis (it may have ended)")
-    jobs.cancel(job)
-    return json_response(job.view())
 
 
 def _prepare_hint(live: Any, seat: int | None) -> Any:
