@@ -28,7 +28,7 @@ from sqlalchemy import text
 
 from tablier.server.app import create_app
 from tablier.server.broker import LocalBroker, PostgresBroker, make_broker
-from tablier.server.storage import Storage, make_engine, now
+from tablier.server.storage import Change, Storage, make_engine, now
 
 from .conftest import bearer, make_settings, new_game
 from .servers import ServerProcess, start_all
@@ -306,20 +306,21 @@ def test_a_stopping_process_hands_its_ai_turns_over(database_url):
 
 
 def test_a_claim_left_by_a_dead_process_is_taken_over(database_url):
-    with two_apps(database_url, ai_claim_timeout=1.0) as (a, _b):
+    with two_apps(database_url, ai_claim_timeout=1.0) as (a, b):
         service = a.app.state.service
         storage = service.storage
         created = new_game(a, "xobo", "ai", seat=0, ai_level="easy")
         gid, token = created["id"], created["tokens"]["0"]
         # Another process claimed the AI's next turn, and died before playing it.
-        ai = service.ai
-        service.ai = None  # a stops taking AI turns for a moment
+        other = b.app.state.service
+        ai, other_ai = service.ai, other.ai
+        service.ai = other.ai = None  # neither takes AI turns for a moment
         move = legal(a, gid)[0]
         r = a.post(f"/api/games/{gid}/moves", json={"ply": 0, "move": move}, headers=bearer(token))
         assert r.status_code == 200, r.text
         version = a.portal.call(service.get, gid).version
         assert storage.claim_ai(gid, version, "dead", now() - timedelta(seconds=60))
-        service.ai = ai
+        service.ai, other.ai = ai, other_ai
         assert a.get(f"/api/games/{gid}").json()["ply"] == 1
         deadline = time.monotonic() + 20
         while a.get(f"/api/games/{gid}").json()["ply"] < 2:
@@ -338,13 +339,16 @@ def test_claims_admit_one_owner_until_stale(database_url):
         assert storage.claim_ai("c1", 3, "p1", past)
         assert not storage.claim_ai("c1", 3, "p2", past)  # held, renewed lately
         assert storage.claim_ai("c1", 3, "p1", past)  # its owner again (a retry)
-        assert storage.claim_ai("c1", 4, "p2", past)  # another version: its own claim
-        assert storage.stale_ai_claims(future, 10) == [("c1", 3)]  # 4 is not current
+        assert not storage.claim_ai("c1", 4, "p2", past)  # not the game's version
+        assert not storage.claim_ai("c1", 2, "p2", future)  # an older one: played already
+        assert storage.stale_ai_claims(future, 10) == [("c1", 3)]
         assert storage.claim_ai("c1", 3, "p2", future)  # p1's claim went stale
-        assert sorted(storage.abandon_ai_claims("p2")) == [("c1", 3), ("c1", 4)]
+        assert storage.abandon_ai_claims("p2") == [("c1", 3)]
         assert storage.claim_ai("c1", 3, "p3", past)  # abandoned: taken at once
-        assert storage.tidy_ai_claims() == 1  # version 4 is not the game's
-        storage.release_ai_claims("c1", 4)
+        assert storage.tidy_ai_claims() == 0  # the current version's claim stays
+        assert storage.commit("c1", 3, Change(values={"ply": 0}))
+        assert not storage.claim_ai("c1", 3, "p3", past)  # the game moved on
+        assert storage.tidy_ai_claims() == 1
         assert storage.stale_ai_claims(future, 10) == []
     finally:
         storage.dispose()
@@ -511,7 +515,8 @@ def test_ai_turns_resumed_by_two_processes_are_searched_once(postgres_url, tmp_p
                 time.sleep(0.05)
         time.sleep(1.0)
         searches = pair[0].searches() + pair[1].searches()
-        assert sorted(searches) == sorted(f"{gid}:0" for gid in games), searches
+        logs = "\n".join(server.log_text()[-4000:] for server in pair)
+        assert sorted(searches) == sorted(f"{gid}:0" for gid in games), (searches, logs)
         for gid in games:
             assert pair[0].api("GET", f"/api/games/{gid}").json()["ply"] == 1
     finally:

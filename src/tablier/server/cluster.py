@@ -89,6 +89,7 @@ class Cluster:
         self._queues: dict[str, deque[Event]] = {}
         self._draining: set[str] = set()
         self._tasks: set[asyncio.Task] = set()
+        self._writes: set[asyncio.Future] = set()
         self._loop_task: asyncio.Task | None = None
         self._started = False
 
@@ -112,6 +113,8 @@ class Cluster:
             await task
         for task in list(self._tasks):
             task.cancel()
+        if self._writes:  # a claim or renewal under way must not land after the hand-over
+            await asyncio.wait(set(self._writes), timeout=10)
         self.publish({"kind": "bye"})
         service = self.service
         try:
@@ -123,6 +126,14 @@ class Cluster:
             self.publish({"kind": "ai_due", "game": game_id, "version": version})
         self._started = False
         await self.broker.stop()
+
+    async def _write(self, fn: Any, *args: Any) -> Any:
+        """``service.write(fn, *args)``, finished even when the caller is cancelled (a
+        thread's write cannot be stopped): :meth:`stop` waits for those under way."""
+        task = asyncio.ensure_future(self.service.write(fn, *args))
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+        return await asyncio.shield(task)
 
     def spawn(self, coro: Any) -> None:
         """Run ``coro`` as a task kept until it ends."""
@@ -443,17 +454,20 @@ class Cluster:
                 return False
         stale = now() - timedelta(seconds=service.settings.ai_claim_timeout)
         try:
-            return bool(
-                await service.write(service.storage.claim_ai, game_id, version, self.origin, stale)
+            claimed = bool(
+                await self._write(service.storage.claim_ai, game_id, version, self.origin, stale)
             )
         except Exception:  # the database decides the move anyway (version check)
             log.exception("could not claim the AI's turn in game %s", game_id)
             return True
+        if not claimed:
+            log.debug("the AI's turn %s:%d is another process's", game_id, version)
+        return claimed
 
     def released(self, game_id: str, version: int) -> None:
         """The AI's turn before ``version`` is played: drop its claims (in the background)."""
         service = self.service
-        self.spawn(service.write(service.storage.release_ai_claims, game_id, version))
+        self.spawn(self._write(service.storage.release_ai_claims, game_id, version))
 
     # -- periodic work -----------------------------------------------------------------------
 
@@ -481,14 +495,14 @@ class Cluster:
         service = self.service
         storage = service.storage
         if service._jobs:
-            await service.write(storage.renew_ai_claims, self.origin, list(service._jobs))
+            await self._write(storage.renew_ai_claims, self.origin, list(service._jobs))
         if tidy:
-            await service.write(storage.tidy_ai_claims)
+            await self._write(storage.tidy_ai_claims)
         free = service.ai_room()
         if free <= 0 or service.closing:
             return
         stale = now() - timedelta(seconds=service.settings.ai_claim_timeout)
-        for game_id, version in await service.write(storage.stale_ai_claims, stale, free):
+        for game_id, version in await self._write(storage.stale_ai_claims, stale, free):
             if game_id not in service._jobs:
                 log.info("taking over the AI's turn in game %s (its process is gone)", game_id)
                 await self._take(game_id, version)

@@ -122,6 +122,7 @@ class GameService:
         self._jobs: dict[str, _AIJob] = {}
         self._reserved: dict[tuple[str, str], int] = {}  # (client, game) -> changes under way
         self._tasks: set[asyncio.Task] = set()
+        self._committing: set[str] = set()  # games whose AI move is being committed
         self.closing = False
         #: the other processes of the database (cluster.py); alone without a broker
         self.cluster = Cluster(
@@ -154,8 +155,10 @@ class GameService:
         """The game ``game_id``, loaded from the database if needed; 404 when unknown."""
         live = self._cache.get(game_id)
         if live is not None:
-            if game_id in self.cluster.stale or game_id in self._loading:
-                return await self._refresh(live)  # another process changed it
+            for _ in range(3):  # a read under way may predate the change heard since
+                if game_id not in self.cluster.stale and game_id not in self._loading:
+                    break
+                live = await self._refresh(live)  # another process changed it
             self._cache.move_to_end(game_id)
             return live
         pending = self._loading.get(game_id)
@@ -743,7 +746,7 @@ class GameService:
             self.cluster.ai_due(live.id, live.version)
             return
         job = self._jobs.get(live.id)
-        if job is not None and job.version == live.version:
+        if (job is not None and job.version == live.version) or live.id in self._committing:
             return
         job = _AIJob(live.version, client=current_client.get())
         self._jobs[live.id] = job
@@ -843,12 +846,18 @@ class GameService:
         del self._jobs[game_id]
         self.broadcast(game_id, {"type": "ai", "thinking": False, "progress": None})
         seat = current.ai_seat
+        self._committing.add(game_id)  # no second search of this turn meanwhile
+        refused = None
         try:
             current, prep = await self._change(
                 current, lambda g: _ai_decision(g, seat, job.version, notation)
             )
         except ApiError as exc:
-            log.warning("the AI's move %r in game %s was refused: %s", notation, game_id, exc)
+            refused = exc
+        finally:
+            self._committing.discard(game_id)
+        if refused is not None:
+            log.warning("the AI's move %r in game %s was refused: %s", notation, game_id, refused)
             self.maybe_start_ai(self._cache.get(game_id) or current)
             return
         self._after_move(current, prep, None, None, (None, None))

@@ -22,13 +22,17 @@ from pathlib import Path
 from typing import Any, cast
 
 from sqlalchemy import (
+    DateTime,
     Engine,
+    Integer,
+    String,
     Table,
     create_engine,
     delete,
     event,
     func,
     insert,
+    literal,
     select,
     update,
 )
@@ -286,18 +290,30 @@ class Storage:
 
     def claim_ai(self, game_id: str, version: int, owner: str, stale_before: datetime) -> bool:
         """Claim the AI's turn at ``version`` of a game for ``owner``; False when another
-        owner holds it.  The ``(game_id, version)`` primary key admits one claim; a claim of
-        ``owner`` itself, or one not renewed since ``stale_before`` (its process died), is
-        taken over by a conditional update."""
+        owner holds it, or when the game is not at ``version`` any more (its claim may have
+        been deleted once played).  The ``(game_id, version)`` primary key admits one claim;
+        a claim of ``owner`` itself, or one not renewed since ``stale_before`` (its process
+        died), is taken over by a conditional update."""
         stamp = now()
+        current = (
+            select(_games.c.id)
+            .where(_games.c.id == game_id, _games.c.version == version, _games.c.status == "active")
+            .exists()
+        )
+        row = select(
+            literal(game_id, String()),
+            literal(version, Integer()),
+            literal(owner, String()),
+            literal(stamp, DateTime(timezone=True)),
+        ).where(current)
         try:
             with self.engine.begin() as conn:
-                conn.execute(
-                    insert(_claims).values(
-                        game_id=game_id, version=version, owner=owner, claimed=stamp
-                    )
+                result = conn.execute(
+                    insert(_claims)
+                    .from_select(["game_id", "version", "owner", "claimed"], row)
+                    .returning(_claims.c.game_id)  # psycopg gives no rowcount for this
                 )
-            return True
+                return result.first() is not None
         except IntegrityError:
             pass
         with self.engine.begin() as conn:
@@ -307,6 +323,7 @@ class Storage:
                     _claims.c.game_id == game_id,
                     _claims.c.version == version,
                     (_claims.c.owner == owner) | (_claims.c.claimed < stale_before),
+                    current,
                 )
                 .values(owner=owner, claimed=stamp)
             )
