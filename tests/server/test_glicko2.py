@@ -54,8 +54,11 @@ def test_the_winner_gains_the_loser_loses_and_both_are_surer(a, b):
 @given(ratings, ratings)
 def test_the_deviation_shrinks_after_a_game_between_players_not_far_apart(a, b):
     """Unless the opponent is far off (the game then tells little), or the player is
-    already sure (40 or so: one period's volatility outweighs one game), RD shrinks."""
-    assume(abs(a.rating - b.rating) <= 400 and a.rd >= 80)
+    already fairly sure, RD shrinks.  How sure is enough depends on the volatility, which
+    the period adds first: at RD 80 and volatility 0.09 a third of such games leave RD
+    unchanged or a hair higher (80.0004 after 600 v 814); from RD 110 (the provisional
+    line) a grid of ratings, deviations, volatilities and scores finds no exception."""
+    assume(abs(a.rating - b.rating) <= 400 and a.rd >= 110)
     for score in (1.0, 0.5, 0.0):
         assert rate_game(a, b, score)[0].rd < a.rd
 
