@@ -121,3 +121,15 @@ def test_level_times_runs(tmp_path):
         "--json", str(tmp_path / "t.json"),
     )  # fmt: skip
     assert "| xobo | 2 |" in out and (tmp_path / "t.json").exists()
+
+
+def test_level_ladder_plans_and_plays(tmp_path):
+    assert "CPU hours" in run("level_ladder.py", "--plan", "--games", "10")
+    out = run(
+        "level_ladder.py",
+        "--games", "2",
+        "--pairs", "easy-random,easy-beginner",
+        "--game-specs", "xobo",
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    assert "| xobo | easy | random | 2 |" in out and "| xobo | easy | beginner | 2 |" in out
