@@ -135,11 +135,11 @@ def test_a_blocked_lord_is_far_not_lost():
     assert vold_ai.path_distance(state, 0) == vold_ai.BLOCKED
     d_white = vold_ai.path_distance(state, 1)
     assert d_white < vold_ai._CAP
-    # Black to move: the race counts Black's distance as 40, not 200 (White's Lord is
-    # still on its tower, which the stuck term counts for Black)
+    # Black to move: the race counts Black's distance as 40, not 200, on _near's scale
+    # (White's Lord is still on its tower, which the stuck term counts for Black)
     stuck = vold_ai._stuck(state, 1) - vold_ai._stuck(state, 0)
     assert stuck > 0
-    race = d_white - vold_ai._CAP
+    race = vold_ai._near(d_white) - vold_ai._near(vold_ai._CAP)
     expected = 0.5 * math.tanh(vold_ai._SCALE * race + stuck) + 0.5 * race / vold_ai._CAP
     assert vold_ai.evaluate(state) == max(-1.0, expected + 0.5 * stuck)
     assert vold_ai.evaluate(state) > -0.999

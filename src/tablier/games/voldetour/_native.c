@@ -1262,15 +1262,22 @@ static int path_distance(const PS *ps, const St *s, const Bd *b, int player) {
     return BLOCKED;
 }
 
+/* ai._stuck: leaving the tower is urgent; a Lord idling next to it pays HOME */
 static double stuck(const PS *ps, const St *s, int player) {
-    if (s->lords[player] != ps->towers[player]) return 0.0;
+    if (s->lords[player] != ps->towers[player])
+        return manhattan(ps, s->lords[player], ps->towers[player]) == 1 ? 0.1 : 0.0;
     return 0.6 * (double)(1 + turns_completed(s, player)) / 3;
+}
+
+/* ai._near: a path distance on a scale where a step near the goal counts more */
+static double near_scale(int d) {
+    return sqrt(40.0 * (d < 40 ? d : 40));
 }
 
 static double evaluate(const PS *ps, const St *s, const Bd *b) {
     int p = to_move(s);
     int d1 = path_distance(ps, s, b, 1 - p), d0 = path_distance(ps, s, b, p);
-    int race = (d1 < 40 ? d1 : 40) - (d0 < 40 ? d0 : 40);
+    double race = near_scale(d1) - near_scale(d0);
     double st = stuck(ps, s, 1 - p) - stuck(ps, s, p);
     double value = 0.5 * tanh(0.2 * race + st) + 0.5 * race / 40 + 0.5 * st;
     return value < -1.0 ? -1.0 : value > 1.0 ? 1.0 : value;

@@ -24,11 +24,16 @@ Built on three facts of the rules:
   for the evaluation at the end of every cut-off playout.
 
 The evaluation compares the two Lords' path distances (each capped at 40: a
-Lord hemmed in for now is far, not lost), half through a saturating
-``tanh`` and half linearly, so that a side already well ahead still sees a
-gain in getting closer (with ``tanh`` alone it did not, and leads were
-rarely turned into wins); it penalises a Lord still on its own tower, more
-so as its third turn approaches.
+Lord hemmed in for now is far, not lost) on a square-root scale, where a
+step near the goal counts more than one far from it: bringing the own Lord
+on is then worth more than walling in an enemy Lord that is farther away
+(on a linear scale both were worth the same, and games between AIs stalled
+to the decision limit, each side putting blocks before the other's Lord
+while its own idled near its tower).  The race counts half through a
+saturating ``tanh`` and half linearly, so that a side already well ahead
+still sees a gain in getting closer; it penalises a Lord still on its own
+tower, more so as its third turn approaches, and a little a Lord idling
+next to it.
 
 When the compiled core is built (see ``rules.py``), :func:`path_distance`,
 :func:`evaluate` and :func:`move_prior` are computed by it (the Python
@@ -75,6 +80,8 @@ _SCALE = 0.2
 #: (pieces move), so blocking it must not read as a won game.
 _CAP = 40
 _STUCK = 0.6
+#: What a Lord idling next to its own tower costs (it left the tower, and must go on).
+_HOME = 0.1
 
 
 def _distance(grid: BitGrid, a: int, b: int) -> int:
@@ -186,10 +193,19 @@ def _path_distance_pure(state: VState, player: int) -> int:
 
 
 def _stuck(state: VState, player: int) -> float:
-    """How urgent leaving the tower is for ``player`` (0 once the Lord has left)."""
-    if state.lords[player] != state.game.pieceset.towers[player]:
-        return 0.0
+    """How urgent leaving the tower is for ``player``; once the Lord has left, ``_HOME``
+    while it idles next to its own tower, else 0."""
+    ps = state.game.pieceset
+    lord, tower = state.lords[player], ps.towers[player]
+    if lord != tower:
+        return _HOME if _distance(ps.grid, lord, tower) == 1 else 0.0
     return _STUCK * (1 + state.turns_completed(player)) / 3
+
+
+def _near(distance: int) -> float:
+    """A path distance (capped at ``_CAP``) on a scale where a step near the goal counts
+    more: ``sqrt(_CAP * d)``, from 0 to ``_CAP`` like the distance itself."""
+    return math.sqrt(_CAP * min(_CAP, distance))
 
 
 def evaluate(state: VState) -> float:
@@ -200,7 +216,7 @@ def evaluate(state: VState) -> float:
 def _evaluate_pure(state: VState) -> float:
     """:func:`evaluate` in Python (the reference of the compiled core)."""
     p = state.to_move
-    race = min(_CAP, path_distance(state, 1 - p)) - min(_CAP, path_distance(state, p))
+    race = _near(path_distance(state, 1 - p)) - _near(path_distance(state, p))
     stuck = _stuck(state, 1 - p) - _stuck(state, p)
     # half a saturating race term, half a linear one: a large lead still gains by growing
     value = 0.5 * math.tanh(_SCALE * race + stuck) + 0.5 * race / _CAP + 0.5 * stuck
