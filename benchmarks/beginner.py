@@ -11,6 +11,18 @@
   (:meth:`tablier.ai.knowledge.Knowledge.value`, the game's ``evaluate`` hook)
   likes best, random among equals; a game without an evaluation gets a random move.
 
+"One ply" is one *turn*: where a move leaves the same player to decide (a turn of
+several decisions, as in Voldétour), the beginner looks at the whole turn. It
+expands its own decisions until the other player is to move or the game ends, and
+plays the first decision of the turn whose end position the evaluation likes best
+(a turn that wins ends the search at once). The expansion examines at most
+``turn_nodes`` positions (default :data:`TURN_NODES`): the budget is shared evenly
+among the moves of each decision, in random order, so a turn tree too large is
+sampled evenly, and a position where the budget runs out mid-turn is judged as it
+stands. The plan is made again at each decision of the turn (the tree left is
+smaller, so the sample is finer). In a game whose turns are single decisions this
+is exactly the one-decision greedy choice above.
+
 A beginner looks at its own move only: unlike ``greedy``, it does **not** check
 whether the move hands the opponent a win in one (that is what makes it a
 beginner, and what ``easy`` must be able to punish). Like every Tablier player it
@@ -35,7 +47,7 @@ import random
 import sys
 from typing import Any
 
-from tablier.ai.knowledge import knowledge_for
+from tablier.ai.knowledge import Knowledge, knowledge_for
 from tablier.ai.players import (
     EXTRA_PLAYERS,
     RULE_NODES,
@@ -52,17 +64,32 @@ from tablier.core.position import parse_float
 #: The share of random moves of the default beginner (the issue's 30%).
 NOISE = 0.3
 
+#: The most positions the beginner examines to plan one decision of a turn.
+TURN_NODES = 4000
+
 
 class BeginnerPlayer(Player):
     """Greedy one ply without looking at the answers, plus ``noise`` random moves."""
 
-    def __init__(self, seed: int | None = None, noise: float = NOISE, guard: bool = True):
+    def __init__(
+        self,
+        seed: int | None = None,
+        noise: float = NOISE,
+        guard: bool = True,
+        turn_nodes: int = TURN_NODES,
+    ):
         if not 0.0 <= noise <= 1.0:
             raise TablierError(f"the beginner's noise must be within 0 and 1, not {noise!r}")
+        if turn_nodes < 1:
+            raise TablierError(f"the beginner's turn_nodes must be at least 1, not {turn_nodes}")
         self.name = "beginner" if noise == NOISE else f"beginner:noise={noise:g}"
         self.noise = noise
+        self.turn_nodes = turn_nodes
         self.guard = guard
         self.rng = random.Random(seed)
+        # The turn sampling has its own stream, so that in a game of one-decision turns
+        # the beginner's choices are those of the one-decision greedy policy, draw for draw.
+        self.turn_rng = random.Random(None if seed is None else f"turn {seed}")
         self._next: State[Any] | None = None  # the state after its last move
         self._random_turn = False
 
@@ -98,25 +125,66 @@ class BeginnerPlayer(Player):
         knowledge = knowledge_for(state.game)
         if knowledge.evaluate is None:
             return [moves[self.rng.randrange(len(moves))], *moves]
-        me = state.to_move
-        values = {m: round(knowledge.value(state.apply_unchecked(m), me), 9) for m in moves}
+        values = self._turn_values(state, moves, knowledge)
         top = max(values.values())
         best = [m for m in moves if values[m] == top]
         return [best[self.rng.randrange(len(best))], *sorted(moves, key=lambda m: -values[m])]
+
+    def _turn_values(
+        self, state: State[Any], moves: list[Move], knowledge: Knowledge
+    ) -> dict[Move, float]:
+        """Each move's value for the mover: the best end of the turn it starts (sampled)."""
+        me = state.to_move
+        values: dict[Move, float] = {m: -2.0 for m in moves}  # below any value: unexamined
+        order = list(moves)
+        self.turn_rng.shuffle(order)
+        left = max(self.turn_nodes, len(order))  # every move of the decision is looked at
+        for i, move in enumerate(order):
+            share = left // (len(order) - i)
+            used, value = self._turn_best(state.apply_unchecked(move), me, share - 1, knowledge)
+            values[move] = round(value, 9)
+            left -= 1 + used
+            if value >= 1.0:  # a win within the turn: nothing is better
+                break
+        return values
+
+    def _turn_best(
+        self, state: State[Any], me: int, budget: int, knowledge: Knowledge
+    ) -> tuple[int, float]:
+        """(positions examined, best value for ``me``) of the rest of ``me``'s turn."""
+        if state.outcome is not None or state.to_move != me or budget <= 0:
+            return 0, knowledge.value(state, me)
+        moves = state.legal_moves()
+        self.turn_rng.shuffle(moves)
+        moves = moves[:budget]
+        best, left = -2.0, budget
+        for i, move in enumerate(moves):
+            share = left // (len(moves) - i)
+            used, value = self._turn_best(state.apply_unchecked(move), me, share - 1, knowledge)
+            left -= 1 + used
+            if value > best:
+                best = value
+                if best >= 1.0:
+                    break
+        return budget - left, best
 
 
 def make_beginner(
     overrides: dict[str, str], game: Game[Any, Any] | None = None, seed: int | None = None
 ) -> BeginnerPlayer:
-    """The factory behind the spec ``beginner[:noise=X,rule_guard=no]``."""
-    extra = set(overrides) - {"noise", "rule_guard"}
+    """The factory behind the spec ``beginner[:noise=X,rule_guard=no,turn_nodes=N]``."""
+    extra = set(overrides) - {"noise", "rule_guard", "turn_nodes"}
     if extra:
         raise TablierError(
-            f"the beginner takes only noise and rule_guard (not {', '.join(sorted(extra))})"
+            "the beginner takes only noise, rule_guard and turn_nodes"
+            f" (not {', '.join(sorted(extra))})"
         )
     noise = parse_float(overrides.get("noise", str(NOISE)), "noise", error=TablierError)
     guard = overrides.get("rule_guard", "yes").strip().lower() not in ("0", "no", "false", "off")
-    return BeginnerPlayer(seed, noise=noise, guard=guard)
+    text = overrides.get("turn_nodes", str(TURN_NODES)).strip()
+    if not text.isdigit():
+        raise TablierError(f"the beginner's turn_nodes must be a whole number, not {text!r}")
+    return BeginnerPlayer(seed, noise=noise, guard=guard, turn_nodes=int(text))
 
 
 def register() -> None:

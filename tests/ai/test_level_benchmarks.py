@@ -15,6 +15,8 @@ from tablier.ai.players import EXTRA_PLAYERS, make_player, player_names, registe
 from tablier.core.errors import TablierError
 from tablier.games import get
 
+from .aitoys import TreeGame
+
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
@@ -81,6 +83,62 @@ def test_beginner_takes_a_win_but_does_not_look_at_the_answers(beginner, mini, m
     assert make_player("greedy", mini, seed=0).choose(trap) != blunder
     noisy = beginner.BeginnerPlayer(seed=0, noise=1.0)
     assert len({noisy.choose(trap) for _ in range(20)}) > 1  # all random
+
+
+def _turn_ends(state, me, path=()):
+    """Every end of ``me``'s turn from ``state``: (the decisions, the position)."""
+    for move in state.legal_moves():
+        after = state.apply_unchecked(move)
+        if after.outcome is None and after.to_move == me:
+            yield from _turn_ends(after, me, (*path, move))
+        else:
+            yield (*path, move), after
+
+
+def _turn_position(depth: int = 3):
+    """A tree-game position whose mover has a turn of ``depth`` decisions, no win in one
+    (a turn that does not start with the first move, which a tie would favour)."""
+    for seed in range(200):
+        game = TreeGame(seed=seed, depth=8, branching=3)
+        state = game.initial_state()
+        if any(state.apply_unchecked(m).outcome is not None for m in state.legal_moves()):
+            continue
+        for path, end in _turn_ends(state, state.to_move):
+            if len(path) == depth and end.outcome is None and path[0] != state.legal_moves()[0]:
+                return state, path, end
+    raise AssertionError("no tree game with such a turn")
+
+
+def test_beginner_is_greedy_over_whole_turns(beginner, monkeypatch):
+    state, path, target = _turn_position()
+    seen = []
+
+    class Likes:
+        evaluate = object()
+
+        def value(self, s, player):
+            seen.append(s)
+            return 0.5 if s == target else 0.0
+
+    monkeypatch.setattr(beginner, "knowledge_for", lambda game: Likes())
+    # (without the rule guard, which may refuse a turn of this random tree that loses anyway)
+    for seed in range(20):  # the first decision of the only turn it likes, whatever the draws
+        player = beginner.BeginnerPlayer(seed=seed, noise=0.0, guard=False)
+        assert player.choose(state) == path[0]
+    # and it follows its plan through the turn
+    s = state.apply(path[0])
+    assert player.choose(s) == path[1] and player.choose(s.apply(path[1])) == path[2]
+    # A budget smaller than the turn tree: every move of the decision is looked at once,
+    # and no more positions than the budget are examined.
+    seen.clear()
+    small = beginner.BeginnerPlayer(
+        seed=0, noise=0.0, guard=False, turn_nodes=len(state.legal_moves())
+    )
+    assert small.choose(state) in state.legal_moves()
+    assert len(seen) == len(state.legal_moves())
+    with pytest.raises(TablierError):
+        make_player("beginner:turn_nodes=0", state.game)
+    assert make_player("beginner:turn_nodes=50", state.game).turn_nodes == 50
 
 
 def test_beginner_plays_arena_matches_in_worker_processes(beginner, mini):
