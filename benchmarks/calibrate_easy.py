@@ -8,7 +8,7 @@ Usage::
 
 For each game and each opponent, an arena match (:func:`tablier.ai.arena.run_match`,
 colours alternating, each random two-decision opening played with both colours)
-between ``beginner`` (:mod:`beginner`: greedy one ply, 30% random moves) and the
+between ``beginner`` (:mod:`beginner`: greedy over its own turn, 30% random turns) and the
 opponent. The target of issue 16: the beginner scores 30–70% against ``easy`` on
 every game, and ``medium`` is clearly stronger than the beginner. ``--sprt
 OPP=ELO0,ELO1`` plays the matches against OPP as sequential tests instead (the
