@@ -50,7 +50,7 @@ LEVEL_TARGET = (0.65, 1.0)
 SECONDS = {
     "random": 0.001,
     "greedy": 0.005,
-    "beginner": 0.005,
+    "beginner": 0.04,  # planning whole Voldétour turns (at most 4,000 positions)
     "easy": 0.01,
     "medium": 0.5,
     "hard": 1.7,
