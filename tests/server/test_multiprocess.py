@@ -4,7 +4,9 @@ processes").
 - the broker: PostgreSQL ``LISTEN/NOTIFY`` (long events in parts, reconnection) and the
   in-process one;
 - two applications on one database (SQLite and PostgreSQL, as two processes would be): a
-  move, an offer, presence and a new token reach the other's WebSockets and copies; an AI
+  move, an offer, presence and a new token reach the other's WebSockets and copies; a read
+  naming the ply the client has seen (``?ply=N``) and a move sent to a process that has not
+  heard the last move yet see that move (the broker held back); an AI
   turn seen by both is searched once; a claim left by a dead process is taken over;
 - two real ``tablier serve`` processes on PostgreSQL: a move made through one reaches a
   WebSocket of the other within 100 ms (median of several), a flag fall is settled once,
@@ -212,6 +214,122 @@ def test_a_token_minted_by_one_process_works_on_the_other(database_url):
                 break
             time.sleep(0.01)
         assert r.status_code == 200 and r.json()["you"] == int(seat)
+
+
+@contextlib.contextmanager
+def deaf(client: TestClient) -> Iterator[list[str]]:
+    """Hold back what the broker of ``client``'s process receives (the few milliseconds
+    between another process's commit and its event, made as long as the block); the
+    payloads held are delivered at the end, in order."""
+    broker = client.app.state.service.cluster.broker
+    held: list[str] = []
+    broker._receive = held.append  # an instance attribute hides the method
+    try:
+        yield held
+    finally:
+        del broker._receive
+
+        async def deliver() -> None:
+            for payload in held:
+                broker._receive(payload)
+
+        client.portal.call(deliver)
+
+
+def test_a_read_naming_the_ply_seen_is_not_older_than_it(database_url):
+    """A client that saw move N (its WebSocket, another process) and asks for the legal
+    moves of position N on a process that has not heard of it yet gets position N."""
+    with two_apps(database_url, ai_workers=0) as (a, b):
+        created = new_game(a, "xobo", "online")
+        gid, t0, t1 = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+        assert b.get(f"/api/games/{gid}").json()["ply"] == 0  # b holds the game at ply 0
+        with deaf(b) as held:
+            r = a.post(
+                f"/api/games/{gid}/moves",
+                json={"ply": 0, "move": legal(a, gid)[0]},
+                headers=bearer(t0),
+            )
+            assert r.status_code == 200, r.text
+            expected = a.get(f"/api/games/{gid}/legal").json()
+            assert expected["ply"] == 1
+            # Without the ply, b answers its copy: the previous position (the race).
+            assert b.get(f"/api/games/{gid}/legal").json()["ply"] == 0
+            # With it, b reads the game again first.
+            got = b.get(f"/api/games/{gid}/legal?ply=1", headers=bearer(t1))
+            assert got.status_code == 200, got.text
+            assert got.json() == expected
+            assert held, "the broker was not held back: the test shows nothing"
+        with deaf(b):
+            r = a.post(
+                f"/api/games/{gid}/moves",
+                json={"ply": 1, "move": expected["moves"][0]["notation"]},
+                headers=bearer(t1),
+            )
+            assert r.status_code == 200, r.text
+            assert b.get(f"/api/games/{gid}").json()["ply"] == 1
+            snap = b.get(f"/api/games/{gid}?ply=2", headers=bearer(t0))
+            assert snap.status_code == 200, snap.text
+            assert snap.json()["moves"] == r.json()["moves"] and snap.json()["you"] == 0
+        with deaf(b):
+            r = a.post(
+                f"/api/games/{gid}/moves",
+                json={"ply": 2, "move": legal(a, gid)[0]},
+                headers=bearer(t0),
+            )
+            assert r.status_code == 200, r.text
+            page = b.get(f"/api/games/{gid}/history?from=0&ply=3").json()
+            assert page["total"] == 3 and len(page["views"]) == 4
+        # A ply the game has not reached: one read, then 409 ply_ahead with the game's ply.
+        for path in ("legal?ply=9", "?ply=9", "history?ply=9"):
+            url = f"/api/games/{gid}/{path}" if path[0] != "?" else f"/api/games/{gid}{path}"
+            r = b.get(url)
+            assert r.status_code == 409, (path, r.text)
+            assert r.json()["error"]["code"] == "ply_ahead"
+            assert r.json()["error"]["ply"] == 3
+        assert b.get(f"/api/games/{gid}/legal?ply=-1").status_code == 422
+
+
+def test_a_move_sent_to_a_process_that_has_not_heard_the_last_one_is_accepted(database_url):
+    with two_apps(database_url, ai_workers=0) as (a, b):
+        created = new_game(a, "xobo", "online")
+        gid, t0, t1 = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+        assert b.get(f"/api/games/{gid}").json()["ply"] == 0
+        with b.websocket_connect(f"/ws/games/{gid}") as wb:
+            hello(wb, t1)
+            with deaf(b):
+                r = a.post(
+                    f"/api/games/{gid}/moves",
+                    json={"ply": 0, "move": legal(a, gid)[0]},
+                    headers=bearer(t0),
+                )
+                assert r.status_code == 200, r.text
+                reply = a.get(f"/api/games/{gid}/legal").json()["moves"][0]["notation"]
+                # b's copy is at ply 0: the move for ply 1 makes it read the game first.
+                r = b.post(
+                    f"/api/games/{gid}/moves", json={"ply": 1, "move": reply}, headers=bearer(t1)
+                )
+                assert r.status_code == 200, r.text
+                assert r.json()["ply"] == 2
+                third = legal(b, gid)[0]
+            assert a.get(f"/api/games/{gid}?ply=2").json()["moves"] == r.json()["moves"]
+            # The same on b's WebSocket, for a move a made meanwhile.
+            with deaf(b):
+                r = a.post(
+                    f"/api/games/{gid}/moves",
+                    json={"ply": 2, "move": third},
+                    headers=bearer(t0),
+                )
+                assert r.status_code == 200, r.text
+                fourth = a.get(f"/api/games/{gid}/legal").json()["moves"][0]["notation"]
+                wb.send_json({"type": "move", "ply": 3, "move": fourth, "ref": 1})
+                got = until(wb, lambda m: m["type"] in ("move", "error") and m.get("ref") == 1)
+                assert got["type"] == "move" and got["ply"] == 4, got
+            # A move for a ply already played is still refused, as before.
+            r = b.post(
+                f"/api/games/{gid}/moves", json={"ply": 1, "move": reply}, headers=bearer(t1)
+            )
+            assert r.status_code == 409 and r.json()["error"]["code"] == "stale_ply"
+            assert r.json()["error"]["ply"] == 4
 
 
 def test_an_ai_turn_seen_by_two_processes_is_searched_once(database_url):

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, Path
+from fastapi import Depends, Path, Query
 from starlette.requests import HTTPConnection
 
 from .errors import ApiError
@@ -81,8 +81,27 @@ class Actor:
     seat: int | None
 
 
-async def _actor(conn: HTTPConnection, game_id: str, service: GameService, required: bool):
-    live = await service.get(check_game_id(game_id))
+#: The ``ply`` of a read: the client has seen that position, the answer is not older.
+SeenPly = Annotated[
+    int | None,
+    Query(
+        ge=0,
+        le=10**9,
+        description="the latest position the client has seen (a ply): the answer is not "
+        "older (the process re-reads the game first if it must; `409 ply_ahead` when the "
+        "game has not reached it)",
+    ),
+]
+
+
+async def _actor(
+    conn: HTTPConnection,
+    game_id: str,
+    service: GameService,
+    required: bool,
+    ply: int | None = None,
+):
+    live = await service.get_at(check_game_id(game_id), ply)
     token = bearer(conn)
     if token is None and required:
         raise ApiError(401, "token_required", "this needs the seat's token (Authorization header)")
@@ -97,6 +116,14 @@ async def viewer(conn: HTTPConnection, game_id: GameId, service: Service) -> Act
     return await _actor(conn, game_id, service, False)
 
 
+async def viewer_at(
+    conn: HTTPConnection, game_id: GameId, service: Service, ply: SeenPly = None
+) -> Actor:
+    """The game (at ``ply`` or later, when the query names one: see
+    :meth:`~.service.GameService.get_at`), and the seat of the optional token."""
+    return await _actor(conn, game_id, service, False, ply)
+
+
 async def seat_of(conn: HTTPConnection, game_id: GameId, service: Service) -> Actor:
     """The game, and the seat of the token the request must carry."""
     return await _actor(conn, game_id, service, True)
@@ -107,6 +134,15 @@ async def game_of(game_id: GameId, service: Service) -> LiveGame:
     return await service.get(check_game_id(game_id))
 
 
+async def game_at(game_id: GameId, service: Service, ply: SeenPly = None) -> LiveGame:
+    """The game of the path at ``ply`` or later when the query names one (no token needed)."""
+    return await service.get_at(check_game_id(game_id), ply)
+
+
 Viewer = Annotated[Actor, Depends(viewer)]
+#: :data:`Viewer`, not older than the ``ply`` of the query.
+ViewerAt = Annotated[Actor, Depends(viewer_at)]
 Seated = Annotated[Actor, Depends(seat_of)]
 Game = Annotated[LiveGame, Depends(game_of)]
+#: The game of the path, not older than the ``ply`` of the query (reads after a move).
+GameAt = Annotated[LiveGame, Depends(game_at)]

@@ -178,6 +178,27 @@ class GameService:
         self._remember(live)
         return live
 
+    async def get_at(self, game_id: str, ply: int | None) -> LiveGame:
+        """The game ``game_id`` at ``ply`` decisions or later: the read of a client that has
+        seen position ``ply`` (a ``move`` message, sent on another process's event, can
+        reach it before this process heard that event).
+
+        A copy behind ``ply`` is read again from the database, once; when the database is
+        behind it too (a ply never played), ``409 ply_ahead`` (``ply``: the game's).
+        """
+        live = await self.get(game_id)
+        if ply is None or live.ply >= ply:
+            return live
+        live = await self._refresh(live)
+        if live.ply < ply:
+            raise ApiError(
+                409,
+                "ply_ahead",
+                f"the game is at ply {live.ply}, not yet at {ply}: ask again",
+                ply=live.ply,
+            )
+        return live
+
     def _load(self, game_id: str, reuse: LiveGame | None = None) -> LiveGame:
         data = self.storage.load(game_id)
         if data is None:
@@ -531,8 +552,12 @@ class GameService:
         ref: Any = None,
         sender: Connection | None = None,
     ) -> LiveGame:
-        """Play a move for ``seat``; commit it, then broadcast it."""
+        """Play a move for ``seat``; commit it, then broadcast it.  A copy behind ``ply``
+        (another process's move not heard of yet) is read again first: the move is checked
+        against the game as it is, not refused as ``stale_ply``."""
         live = await self.get(game_id)
+        if live.ply < ply:
+            live = await self._refresh(live)
         if seat is not None and seat == live.ai_seat:  # pragma: no cover - tokens never do
             seat = None
         offers_before = (live.draw_offer, live.undo_offer)

@@ -17,7 +17,7 @@ from fastapi.responses import PlainTextResponse
 from ... import games as registry
 from ...ai.players import LEVELS
 from ..accounts import OptionalUser, check_csrf
-from ..deps import Game, Seated, Service, Viewer, get_settings
+from ..deps import Game, GameAt, Seated, Service, ViewerAt, get_settings
 from ..errors import dump_json, json_response
 from ..models import CreateGame, MoveBody, OfferBody, error_responses
 from ..ratelimit import enforce, rate_limit
@@ -146,19 +146,24 @@ async def list_games(
     return {"games": await service.list_games(limit, offset)}
 
 
-@router.get("/games/{game_id}", responses={200: _JSON, **_ON_GAME}, response_class=Response)
-async def get_game(actor: Viewer, service: Service) -> Response:
-    """The game's snapshot (``you`` from the optional Bearer token)."""
+@router.get(
+    "/games/{game_id}",
+    responses={200: _JSON, **error_responses(401, 403, 404, 409, 422)},
+    response_class=Response,
+)
+async def get_game(actor: ViewerAt, service: Service) -> Response:
+    """The game's snapshot (``you`` from the optional Bearer token); with ``ply``, not older
+    than that position."""
     return json_response(service.snapshot(actor.live, actor.seat))
 
 
 @router.get(
     "/games/{game_id}/history",
-    responses={200: _JSON, **error_responses(404, 422)},
+    responses={200: _JSON, **error_responses(404, 409, 422)},
     response_class=Response,
 )
 async def history(
-    live: Game,
+    live: GameAt,
     request: Request,
     start: Annotated[
         int,
@@ -224,11 +229,12 @@ def history_page(game: Any, initial: Any, moves: list, start: int, limit: int) -
 
 @router.get(
     "/games/{game_id}/legal",
-    responses={200: _JSON, **error_responses(404)},
+    responses={200: _JSON, **error_responses(404, 409, 422)},
     response_class=Response,
 )
-async def legal(live: Game) -> Response:
-    """The legal decisions now, as move views (serialised once per ply).
+async def legal(live: GameAt) -> Response:
+    """The legal decisions now, as move views (serialised once per ply); with ``ply``, of
+    that position or a later one (``409 ply_ahead`` when the game has not reached it).
 
     Computed on the event loop: it takes a millisecond or two, and CPU-bound work in a
     worker thread would only make the loop wait for the GIL in 5 ms slices.
