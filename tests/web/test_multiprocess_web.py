@@ -6,6 +6,10 @@ WebSocket and when the move list shows it (``performance.timeOrigin + performanc
 the wall clock in ms); the test takes the time each REST call to process A returned.  The
 median of a dozen moves must be under 100 ms both ways, the slowest under a second.  Needs
 PostgreSQL (``TABLIER_TEST_POSTGRES_URL``, see tools/with-test-services.sh) and Chromium.
+
+And the page's side of "reads after a move" (one process suffices): the legal moves are asked
+for the ply shown, ``…/legal?ply=N``, and once more after a ``409 ply_ahead`` (what a process
+answers when neither its copy nor the database has reached that ply yet).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from playwright.sync_api import expect
 from server.conftest import postgres_url  # noqa: F401  (the fixture)
 from server.servers import ServerProcess, start_all
 
-from .web_helpers import move_texts
+from .web_helpers import create_game, expect_ply, move_texts, open_seat
 
 #: Timestamps of the page's move messages and of the move list's growth.
 RECORDER = """
@@ -96,3 +100,35 @@ def test_a_move_through_one_process_shows_in_a_browser_on_the_other(pair, new_pa
     assert statistics.median(socket) < 100, socket
     assert statistics.median(screen) < 100, screen
     assert max(socket) < 1000 and max(screen) < 1000, (socket, screen)
+
+
+def test_the_page_asks_for_the_legal_moves_of_its_ply_and_again_after_ply_ahead(
+    live_server, new_page
+):
+    created = create_game(live_server, "xobo", mode="online")
+    gid, t0, t1 = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+    page = new_page()
+    asked: list[str] = []
+
+    def legal(route) -> None:
+        asked.append(route.request.url)
+        if len(asked) == 1:  # the first answer: a process not there yet
+            route.fulfill(
+                status=409,
+                content_type="application/json",
+                body='{"error": {"code": "ply_ahead", "message": "not yet", "ply": 0}}',
+            )
+        else:
+            route.continue_()
+
+    page.route("**/api/games/*/legal*", legal)
+    open_seat(page, live_server, gid, t1)
+    move = live_server.api("GET", f"/api/games/{gid}/legal").json()["moves"][0]["notation"]
+    r = live_server.api("POST", f"/api/games/{gid}/moves", token=t0, json={"ply": 0, "move": move})
+    assert r.status_code == 200, r.text
+    expect_ply(page, 1)
+    board = page.get_by_test_id("board")
+    expect(board).to_have_attribute("data-ready", "1")
+    expect(board.locator("[data-cell].target").first).to_be_visible()
+    assert len(asked) == 2 and all(url.endswith("/legal?ply=1") for url in asked), asked
+    expect(page.get_by_test_id("move-error")).to_have_text("")

@@ -82,12 +82,19 @@ export const api = {
   catalog: () => request("GET", "/api/catalog"),
   createGame: (body) => request("POST", "/api/games", { body }),
   recentGames: (limit = 20) => request("GET", `/api/games?limit=${limit}&offset=0`),
-  game: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}`, { token }),
+  /** The snapshot; with `ply` (the latest position seen), not older than it. */
+  game: (id, token, ply = null) =>
+    request("GET", `/api/games/${encodeURIComponent(id)}` + (ply === null ? "" : `?ply=${ply}`),
+      { token }),
   /** One page of a game's history: positions `from` … `from + limit` (docs/web.md). */
-  history: (id, from = 0, limit = null) =>
+  history: (id, from = 0, limit = null, ply = null) =>
     request("GET", `/api/games/${encodeURIComponent(id)}/history?from=${from}` +
-      (limit ? `&limit=${limit}` : "")),
-  legal: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/legal`, { token }),
+      (limit ? `&limit=${limit}` : "") + (ply === null ? "" : `&ply=${ply}`)),
+  /** The legal decisions of position `ply` (or later: the answer says its `ply`). */
+  legal: (id, token, ply = null) =>
+    request("GET",
+      `/api/games/${encodeURIComponent(id)}/legal` + (ply === null ? "" : `?ply=${ply}`),
+      { token }),
   move: (id, token, ply, move) =>
     request("POST", `/api/games/${encodeURIComponent(id)}/moves`, { token, body: { ply, move } }),
   resign: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/resign`, { token }),

@@ -214,7 +214,7 @@ export class GamePage {
   async reloadHistory(snap) {
     const v = this.viewer;
     v.resetHistory(snap.moves || [], snap.view, snap.last_move,
-      (from, limit) => api.history(this.id, from, limit));
+      (from, limit) => api.history(this.id, from, limit, snap.ply));
     try {
       await v.ensure(Math.max(0, v.lastPly - 1));
     } catch (err) {
@@ -263,7 +263,7 @@ export class GamePage {
     const v = this.viewer;
     if (msg.ply <= v.lastPly) return; // already known (our own move's answer came first)
     if (msg.ply !== v.lastPly + 1) {
-      await this.applySnapshot(await api.game(this.id, this.token));
+      await this.applySnapshot(await api.game(this.id, this.token, msg.ply));
       return;
     }
     v.push(msg.view, msg.last_move, msg.move);
@@ -285,6 +285,21 @@ export class GamePage {
 
   resync() {
     return this.enqueue(async () => this.applySnapshot(await api.game(this.id, this.token)));
+  }
+
+  /**
+   * The legal moves of position `ply`.  The server answers a position at least as new (it
+   * re-reads the game when its copy is older); a `409 ply_ahead` (its database not there
+   * yet) or an older answer is asked again once.
+   */
+  async legalAt(ply) {
+    try {
+      const legal = await api.legal(this.id, this.token, ply);
+      if (legal.ply >= ply) return legal;
+    } catch (err) {
+      if (err.code !== "ply_ahead") throw err;
+    }
+    return api.legal(this.id, this.token, ply);
   }
 
   async refresh() {
@@ -311,7 +326,7 @@ export class GamePage {
       this.viewer.legal = null;
       host.dataset.ready = "0";
       try {
-        const legal = await api.legal(this.id, this.token);
+        const legal = await this.legalAt(ply);
         if (this.closed || this.viewer.lastPly !== ply || legal.ply !== ply) return;
         this.legalPly = ply;
         this.viewer.legal = legal.moves || [];
