@@ -27,7 +27,8 @@ other seat's browser on another (the cross-process broker), and the next ``GET /
 answered by that other process; with ``--spread request`` each REST request goes to any of
 the servers at random (a proxy without sticky sessions; the WebSockets stay put).  Then, as
 the browser does: the seat to move fetches
-``GET /api/games/<id>/legal`` (with its Bearer token) when the previous move reaches its
+``GET /api/games/<id>/legal?ply=N`` (with its Bearer token; once more after ``409
+ply_ahead`` or an older answer, counted in ``legal retries``) when the previous move reaches its
 WebSocket, thinks (uniform in ``--think LO-HI`` seconds), and sends a random legal decision
 with ``POST /api/games/<id>/moves`` ``{"ply", "move"}``.  A slot stops after ``--plies``
 decisions; a game that ends before starts a new one in the same slot (so the load stays
@@ -94,6 +95,7 @@ class Stats:
     lat: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
     errors: list[str] = field(default_factory=list)
     retries: int = 0
+    legal_retries: int = 0
     games: int = 0
     moves: int = 0
     lags: list[float] = field(default_factory=list)
@@ -110,6 +112,7 @@ class Stats:
             self.lat[k].extend(other.lat[k])
         self.errors.extend(other.errors)
         self.retries += other.retries
+        self.legal_retries += other.legal_retries
         self.games += other.games
         self.moves += other.moves
         self.lags.extend(other.lags)
@@ -123,6 +126,7 @@ class HttpError(Exception):
     def __init__(self, status: int, body: bytes) -> None:
         super().__init__(f"HTTP {status}: {body[:160].decode(errors='replace')}")
         self.status = status
+        self.body = body
 
 
 class Http:
@@ -366,6 +370,25 @@ async def close_game(game: Game, sockets: list) -> None:
         task.cancel()
 
 
+async def fetch_legal(tab: Tab, gid: str, token: str, ply: int, stats: Stats) -> dict:
+    """``GET …/legal?ply=N`` as the browser asks it: once more after a ``409 ply_ahead`` or
+    an answer older than ``ply`` (the process and its database not there yet)."""
+    legal: dict = {}
+    for attempt in range(2):
+        try:
+            legal, took = await tab.request("GET", f"/api/games/{gid}/legal?ply={ply}", token=token)
+        except HttpError as exc:
+            if attempt or exc.status != 409 or b'"ply_ahead"' not in exc.body:
+                raise
+            stats.legal_retries += 1
+            continue
+        stats.lat["legal"].append(took)
+        if legal["ply"] >= ply:
+            break
+        stats.legal_retries += 1
+    return legal
+
+
 async def play_slot(shared: Shared, slot: int) -> None:
     """Play games in one slot until it has made ``--plies`` decisions."""
     args, stats = shared.args, shared.stats
@@ -392,10 +415,7 @@ async def play_slot(shared: Shared, slot: int) -> None:
                 game, snap, sockets = await open_game(shared, slot, http, rng)
             ply, to_move = snap["ply"], snap["view"]["to_move"]
             token = game.tokens[str(to_move)]
-            legal, took = await http[to_move].request(
-                "GET", f"/api/games/{game.id}/legal", token=token
-            )
-            stats.lat["legal"].append(took)
+            legal = await fetch_legal(http[to_move], game.id, token, ply, stats)
             if legal["ply"] != ply or not legal["moves"]:
                 stats.error(f"legal moves of ply {legal['ply']} for ply {ply}")
                 return
@@ -690,6 +710,7 @@ def summarise(
         "games": stats.games,
         "errors": len(stats.errors),
         "retries": stats.retries,
+        "legal_retries": stats.legal_retries,
         "elapsed_s": stats.elapsed,
         "moves_per_s": stats.moves / stats.elapsed if stats.elapsed >= 0.001 else 0.0,
         "client_cpu_ms_per_move": 1000 * stats.cpu / max(1, stats.moves),
@@ -733,7 +754,8 @@ def report(n: int, row: dict) -> None:
         server += f", PostgreSQL {row['database_cpu_ms_per_move']:.2f} ms CPU/move"
     print(
         f"run {n}: {row['moves']} moves in {row['games']} games over {row['elapsed_s']:.1f} s,"
-        f" {row['moves_per_s']:.0f} moves/s, {row['errors']} errors, {row['retries']} retries;"
+        f" {row['moves_per_s']:.0f} moves/s, {row['errors']} errors, {row['retries']} retries,"
+        f" {row['legal_retries']} legal retries;"
         f" client {row['client_cpu_ms_per_move']:.2f} ms CPU/move"
         f" ({row['client_cpu_cores']:.2f} cores, loop lag p99 {row['client_lag_p99_ms']:.1f} ms)"
         f"{server}; load average {row['load_before']} -> {row['load_after']}",
