@@ -23,9 +23,7 @@ def _create_online(page, base_url: str, name: str | None = None) -> str:
     page.click("[data-testid=create-game]")
     page.wait_for_url(GAME_URL)
     expect(page.get_by_test_id("seat-0")).to_be_visible()
-    return page.evaluate(
-        "() => JSON.parse(localStorage.getItem('tablier.games'))[0].invite"
-    )
+    return page.evaluate("() => JSON.parse(localStorage.getItem('tablier.games'))[0].invite")
 
 
 def test_a_guest_names_themself_and_plays(live_server, new_page, screenshot):

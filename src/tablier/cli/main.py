@@ -410,6 +410,18 @@ def position_command(args: tuple[str, ...]) -> None:
     help="Write uvicorn's access log [TABLIER_ACCESS_LOG; on].",
 )
 @click.option(
+    "--session-days",
+    default=None,
+    type=FLOAT,
+    help="Days a login session lasts [TABLIER_SESSION_DAYS; 30].",
+)
+@click.option(
+    "--secure-cookies/--no-secure-cookies",
+    default=None,
+    help="Mark the cookies Secure even on plain http, e.g. behind a proxy that serves "
+    "https [TABLIER_SECURE_COOKIES; off: Secure only over https].",
+)
+@click.option(
     "--challenge-expiry",
     default=None,
     type=FLOAT,
@@ -440,18 +452,6 @@ def position_command(args: tuple[str, ...]) -> None:
     default=None,
     type=FLOAT,
     help="Most seconds between two looks for fallen flags [TABLIER_CLOCK_SWEEP; 1].",
-)
-@click.option(
-    "--session-days",
-    default=None,
-    type=FLOAT,
-    help="Days a login session lasts [TABLIER_SESSION_DAYS; 30].",
-)
-@click.option(
-    "--secure-cookies/--no-secure-cookies",
-    default=None,
-    help="Mark the cookies Secure even on plain http, e.g. behind a proxy that serves "
-    "https [TABLIER_SECURE_COOKIES; off: Secure only over https].",
 )
 @click.option(
     "--process-id",

@@ -133,6 +133,15 @@ class Settings(BaseSettings):
             "renewing its claim (it died) is taken over by another",
         ),
     ] = 30.0
+    clock_sweep: Annotated[
+        float,
+        Field(
+            gt=0,
+            le=60,
+            description="most seconds between two looks for flag falls (deadlines set by "
+            "other processes are seen then; this process's own are kept exactly)",
+        ),
+    ] = 1.0
     challenge_expiry: Annotated[
         float,
         Field(
@@ -162,15 +171,6 @@ class Settings(BaseSettings):
         float,
         Field(gt=0, le=3600, description="seconds between two expiry sweeps"),
     ] = 30.0
-    clock_sweep: Annotated[
-        float,
-        Field(
-            gt=0,
-            le=60,
-            description="most seconds between two looks for flag falls (deadlines set by "
-            "other processes are seen then; this process's own are kept exactly)",
-        ),
-    ] = 1.0
     session_days: Annotated[
         float, Field(gt=0, le=3650, description="days a login session lasts")
     ] = 30.0
