@@ -26,9 +26,11 @@ from tablier.games import from_spec
 
 DATA = Path(__file__).parent / "data" / "tactics"
 FILES = sorted(DATA.glob("*.json"))
+# The guarantee is promised at a fixed small budget: a wall-clock level on an overloaded
+# machine (the shared CI runners) may run out of time before its proof, so it is not tested
+# here (benchmarks/level_times.py measures the timed level).
 SPECS = {
     "iterations": "hard:iterations=100,seconds=none",
-    "level": "hard",
 }
 
 

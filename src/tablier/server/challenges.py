@@ -107,7 +107,7 @@ def username_key(username: str) -> str:
 def variant_of(spec: str) -> str | None:
     """The key of the declared variant whose options give ``spec`` (None: none does).
 
-    >>> variant_of("volo:board=mini,edition=current,setup=nests,supply=60")
+    >>> variant_of("volo:board=mini,edition=current,setup=nests,supply=50")
     'mini'
     """
     try:
