@@ -27,11 +27,10 @@ from typing import Any
 
 from ..core.errors import TablierError, quote
 from ..core.game import Game, Move, State
-from ..core.position import parse_float, parse_int
 from .az import PUCT, Node, PUCTConfig
 from .mcts import MoveStat, SearchProgress
 from .network import Network, shipped_network
-from .players import RULE_NODES, Player, Progress, _check_state, rule_guard
+from .players import RULE_NODES, Player, Progress, _check_state, parse_setting, rule_guard
 from .tactics import losing_moves, winning_moves
 
 __all__ = ["MASTER", "MasterLevel", "NetworkPlayer", "make_master"]
@@ -197,22 +196,19 @@ def _stats(search: PUCT, root: Node) -> list[MoveStat]:
 
 
 def _parse(key: str, text: str, current: Any) -> Any:
-    low = text.strip().lower()
-    if isinstance(current, bool):
-        if low in ("1", "yes", "true", "on"):
-            return True
-        if low in ("0", "no", "false", "off"):
-            return False
-        raise TablierError(f"setting {key!r} must be yes or no, not {quote(text)}")
-    if low in ("none", "off") and key in ("simulations", "seconds"):
-        return None
-    what = f"setting {key!r}"
-    value: Any
-    if key in ("simulations", "rule_nodes"):
-        value = parse_int(low, what, error=TablierError)
-    else:
-        value = parse_float(low, what, error=TablierError)
-    if value < 0 or (key == "simulations" and value == 0):
+    value = parse_setting(
+        key,
+        text,
+        current,
+        nullable=("simulations", "seconds"),
+        integers=("simulations", "rule_nodes"),
+        null_words=("none", "off"),
+    )
+    if (
+        value is not None
+        and not isinstance(value, bool)
+        and (value < 0 or (key == "simulations" and value == 0))
+    ):
         raise TablierError(f"setting {key!r} must be positive")
     return value
 

@@ -507,7 +507,18 @@ def player_names() -> list[str]:
     return ["random", "greedy", *LEVELS, "master", "mcts", *EXTRA_PLAYERS]
 
 
-def _parse_value(key: str, text: str, current: Any) -> Any:
+def parse_setting(
+    key: str,
+    text: str,
+    current: Any,
+    *,
+    nullable: tuple[str, ...],
+    integers: tuple[str, ...],
+    null_words: tuple[str, ...] = ("none", "off", ""),
+) -> Any:
+    """One setting of a player spec: a yes/no when ``current`` is a bool, None for a key of
+    ``nullable`` written as one of ``null_words``, else an int (keys of ``integers``) or a
+    float; the callers check the sign."""
     low = text.strip().lower()
     if isinstance(current, bool):
         if low in ("1", "yes", "true", "on"):
@@ -515,24 +526,33 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
         if low in ("0", "no", "false", "off"):
             return False
         raise TablierError(f"setting {key!r} must be yes or no, not {quote(text)}")
-    if low in ("none", "off", "") and key in ("iterations", "seconds", "playout_depth"):
+    if low in null_words and key in nullable:
         return None
     what = f"setting {key!r}"
-    if key in (
-        "iterations",
-        "solver_depth",
-        "solver_nodes",
-        "safety_checks",
-        "safety_nodes",
-        "threat_nodes",
-        "rule_nodes",
-        "playout_depth",
-        "max_playout",
-    ):
-        value: Any = parse_int(low, what, error=TablierError)
-    else:
-        value = parse_float(low, what, error=TablierError)
-    if isinstance(value, (int, float)) and value < 0:
+    if key in integers:
+        return parse_int(low, what, error=TablierError)
+    return parse_float(low, what, error=TablierError)
+
+
+def _parse_value(key: str, text: str, current: Any) -> Any:
+    value = parse_setting(
+        key,
+        text,
+        current,
+        nullable=("iterations", "seconds", "playout_depth"),
+        integers=(
+            "iterations",
+            "solver_depth",
+            "solver_nodes",
+            "safety_checks",
+            "safety_nodes",
+            "threat_nodes",
+            "rule_nodes",
+            "playout_depth",
+            "max_playout",
+        ),
+    )
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
         raise TablierError(f"setting {key!r} cannot be negative")
     return value
 
