@@ -12,7 +12,7 @@
 //   screen), hints against the computer (POST /api/games/<id>/hint), and the review once the
 //   game is over.
 
-import { ApiError, csrfToken, request, errorText } from "./api.js";
+import { ApiError, csrfToken, request, errorText, responseError } from "./api.js";
 import { t } from "./i18n.js";
 import { navigate } from "./router.js";
 import { clear, el, loadStylesheet, svg } from "./ui.js";
@@ -59,20 +59,7 @@ export async function streamed(path, body, onProgress, signal) {
     if (signal && signal.aborted) return null;
     throw lost(err);
   }
-  if (!response.ok) {
-    let code = `http_${response.status}`;
-    let message = response.statusText || t("request failed");
-    try {
-      const data = await response.json();
-      if (data && data.error) {
-        code = data.error.code || code;
-        message = data.error.message || message;
-      }
-    } catch (_) {
-      // not JSON: keep the status text
-    }
-    throw new ApiError(response.status, code, message);
-  }
+  if (!response.ok) throw await responseError(response);
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";

@@ -33,6 +33,27 @@ async function ensureCsrf() {
 }
 
 /**
+ * The ApiError of a response that is not ok: the code and message of its JSON error body
+ * (docs/web.md), else its status.
+ */
+export async function responseError(response) {
+  let code = `http_${response.status}`;
+  let message = response.statusText || t("request failed");
+  try {
+    const data = await response.json();
+    if (data && data.error) {
+      code = data.error.code || code;
+      message = data.error.message || message;
+    } else if (data && data.detail) {
+      message = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
+    }
+  } catch (_) {
+    // not JSON: keep the status text
+  }
+  return new ApiError(response.status, code, message);
+}
+
+/**
  * Call `path` with `method`; `body` is sent as JSON, `token` as a Bearer header.  Every
  * POST, PUT, PATCH and DELETE carries the CSRF header (X-CSRF-Token), which the routes that
  * the login cookie authenticates check.
@@ -57,22 +78,7 @@ export async function request(method, path, { body, token, text = false } = {}) 
   } catch (err) {
     throw new ApiError(0, "network", t("cannot reach the server ({error})", { error: err.message || err }));
   }
-  if (!response.ok) {
-    let code = `http_${response.status}`;
-    let message = response.statusText || t("request failed");
-    try {
-      const data = await response.json();
-      if (data && data.error) {
-        code = data.error.code || code;
-        message = data.error.message || message;
-      } else if (data && data.detail) {
-        message = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
-      }
-    } catch (_) {
-      // not JSON: keep the status text
-    }
-    throw new ApiError(response.status, code, message);
-  }
+  if (!response.ok) throw await responseError(response);
   if (text) return response.text();
   if (response.status === 204) return null;
   return response.json();
