@@ -126,7 +126,7 @@ def src_files() -> list[Path]:
 
 
 def test_core_install_has_no_web_stack():
-    assert {"babel", "click", "rich"} == CORE
+    assert {"babel", "click", "numpy", "rich"} == CORE
     assert not CORE & WEB_STACK
 
 
@@ -198,7 +198,7 @@ def modules_of(dists: set[str]) -> set[str]:
 def extras_modules(allowed: set[str] = frozenset()) -> list[str]:
     """Top-level modules of every package the extras bring, but the core's and ``allowed``'s."""
     extra_dists = set().union(*EXTRAS.values()) - CORE
-    modules = modules_of(extra_dists) | {"pyspiel", "numpy", "fastapi", "pydantic"}
+    modules = modules_of(extra_dists) | {"pyspiel", "torch", "fastapi", "pydantic"}
     return sorted(modules - modules_of(CORE | allowed))
 
 
@@ -272,6 +272,19 @@ def test_cli_games_and_play_without_the_extras():
     assert "volo:board=mini,edition=current,setup=nests,supply=50 4/1o3b1/8/9/10/b6o" in (
         play.stdout
     )
+    # The master level plays with the shipped network: numpy, never PyTorch (refused here).
+    master = run_core(
+        CLI,
+        "play",
+        "xobo",
+        "--ai",
+        "master:seconds=0.2",
+        "--side",
+        "second",
+        stdin="position\nquit\n",
+    )
+    assert master.returncode == 0, master.stderr
+    assert "xobo:" in master.stdout and "Traceback" not in master.stderr
     perft = run_core(CLI, "perft", "xobo", "2")
     assert perft.returncode == 0 and perft.stdout.strip() == "6480"
 
@@ -311,7 +324,7 @@ def test_the_import_scan_tells_eager_from_deferred(tmp_path):
 
 def test_the_server_needs_only_the_web_extra():
     """`make run` installs .[web] only: every server module imports without Ray, OpenSpiel,
-    NumPy, PettingZoo, Gymnasium, psycopg or the test tools."""
+    PyTorch, PettingZoo, Gymnasium, psycopg or the test tools."""
     result = run_core(
         """
         import importlib, pkgutil, sys
@@ -327,5 +340,5 @@ def test_the_server_needs_only_the_web_extra():
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
     blocked = extras_modules(EXTRAS["web"])
-    assert {"numpy", "ray", "pyspiel", "playwright"} <= set(blocked)
+    assert {"torch", "ray", "pyspiel", "playwright"} <= set(blocked)
     assert "fastapi" not in blocked

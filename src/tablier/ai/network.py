@@ -72,8 +72,8 @@ NETWORK_DIR_ENV = "TABLIER_NETWORK_DIR"
 def numpy_module() -> Any:
     """The ``numpy`` module, or a TablierError saying how to install it.
 
-    numpy is imported only here, so that the core install (without numpy) can import
-    this module and say what is missing when a network is first used.
+    numpy is a dependency of the core install, imported only here (on first use) so
+    that the engines start without it; a broken install still gets a clear error.
     """
     try:
         import numpy
