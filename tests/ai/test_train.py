@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -11,7 +12,15 @@ from click.testing import CliRunner
 torch = pytest.importorskip("torch", reason="training needs PyTorch (tablier[train])")
 
 from tablier.ai.network import NetConfig, Network, describe, observe  # noqa: E402
-from tablier.ai.train import _numpy_arrays, _torch_model, elo_svg  # noqa: E402
+from tablier.ai.train import (  # noqa: E402
+    _Buffer,
+    _net_blob,
+    _numpy_arrays,
+    _torch_model,
+    config_from,
+    elo_svg,
+    self_play_game,
+)
 from tablier.cli.main import main  # noqa: E402
 from tablier.games import from_spec, get  # noqa: E402
 
@@ -85,6 +94,45 @@ def test_numpy_inference_matches_torch(spec):
         t_logits, t_value = model(torch.from_numpy(obs).permute(2, 0, 1)[None])
     assert np.allclose(logits, t_logits[0].numpy(), atol=1e-4)
     assert abs(value - float(t_value[0])) < 1e-4
+
+
+def _random_blob(game):
+    meta = describe(game, NetConfig(channels=8, blocks=1))
+    torch.manual_seed(0)
+    return _net_blob(_torch_model(torch, meta).eval(), meta)
+
+
+def test_self_play_never_loses_by_a_rule_it_could_obey():
+    """An untrained network leaves its Lord on the tower past its third turn (R-16) and
+    loses in about 40 decisions; with the rule guard the game goes on."""
+    game = get("voldetour")
+    blob = _random_blob(game)
+    for guard in (False, True):
+        config = dataclasses.asdict(config_from(game, simulations=8, rule_guard=guard))
+        config["max_decisions"] = 120
+        result = self_play_game(game, blob, config, seed=3)
+        if guard:
+            assert result["decisions"] == 120 and result["winner"] is None
+        else:
+            assert result["winner"] is not None and result["decisions"] < 120
+
+
+def test_stopped_games_are_adjudicated_by_the_static_evaluation():
+    game = get("voldetour")
+    config = dataclasses.asdict(config_from(game, simulations=8))
+    config["max_decisions"] = 60
+    result = self_play_game(game, _random_blob(game), config, seed=1)
+    assert result["winner"] is None
+    a, b = result["final"]
+    assert a == -b and 0 < abs(a) <= 1  # the Lords' path distances differ after 60 decisions
+    buffer = _Buffer(1000)
+    buffer.add(result["samples"], None, result["final"])
+    targets = {
+        player: z for (*_, player), (*_, z) in zip(result["samples"], buffer.items, strict=True)
+    }
+    assert targets == {0: a, 1: b}
+    config["adjudicate"] = False
+    assert self_play_game(game, _random_blob(game), config, seed=1)["final"] is None
 
 
 def test_elo_svg_plots_every_generation():

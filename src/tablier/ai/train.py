@@ -8,7 +8,11 @@ One *generation* of :func:`train`:
    ``temperature_decisions`` decisions are drawn in proportion to visits, the
    rest take the most visited.  Each decision gives a sample: the observation
    planes, the visit shares over the legal ids (policy target) and the final
-   result for the player who decided (value target).  Games run in local
+   result for the player who decided (value target; a game stopped at
+   ``max_decisions`` is adjudicated by the game's static evaluation of its
+   last position, when the game has one: the MCTS levels' evaluation).  A
+   move that would lose by a rule the player could have obeyed is replaced by
+   the rule guard's choice, as every player does.  Games run in local
    worker processes (``workers``) or as Ray tasks (``backend="ray"``, the
    arena's connection helpers); workers use the numpy network, never PyTorch;
 2. **training**: the samples enter a replay buffer of the last
@@ -18,7 +22,8 @@ One *generation* of :func:`train`:
    shares plus the squared error of the value;
 3. **evaluation**: the candidate plays ``eval_games`` games against the best
    (colours alternate, the first two decisions drawn by visits so games
-   differ); it becomes the best when it scores at least ``gate``.  The score
+   differ; a game stopped at ``max_decisions`` scores by the adjudicated
+   value); it becomes the best when it scores at least ``gate``.  The score
    is turned into an Elo difference; the best's Elo (the untrained network is
    0) makes the curve of the training.  With ``hard_games``, the candidate
    also plays that many games against ``hard_spec`` through the arena (as
@@ -48,7 +53,8 @@ from typing import Any
 
 from ..core.errors import TablierError
 from ..core.game import Game
-from .az import PUCT, PUCTConfig
+from .az import PUCT, Node, PUCTConfig
+from .knowledge import knowledge_for
 from .network import (
     NETWORK_DIR_ENV,
     NetConfig,
@@ -60,6 +66,7 @@ from .network import (
     save_npz,
     weight_shapes,
 )
+from .players import rule_guard
 
 __all__ = [
     "TORCH_EXTRA_HINT",
@@ -101,6 +108,8 @@ class TrainConfig:
     noise_frac: float = 0.25
     temperature_decisions: int = 12
     max_decisions: int = 400
+    rule_guard: bool = True  # never lose by a rule the player could have obeyed
+    adjudicate: bool = True  # a game stopped at max_decisions: the static evaluation decides
     seed: int = 0
 
     def net_config(self) -> NetConfig:
@@ -214,13 +223,46 @@ def _net_blob(net_model: Any, meta: dict[str, Any]) -> bytes:
     return buffer.getvalue()
 
 
+def _step(search: PUCT, node: Node, action: int, guard: bool) -> Node:
+    """The node after ``action``; a move it completes that loses by a rule the
+    player could have obeyed is replaced by the rule guard's choice, as every
+    player does (``players.rule_guard``), and the game goes on from a fresh node."""
+    child = search.child(node, action)
+    if not guard or child.pending:
+        return child
+    state = node.state
+    steps = (*node.pending, action)
+    move = next(m for enc, m in search._encodings(node) if enc == steps)
+    picked = rule_guard(state).pick(state, [move])
+    if picked == move:
+        return child
+    return search.root(state.apply_unchecked(picked))
+
+
+def _final(game: Game[Any, Any], state: Any, cfg: TrainConfig) -> list[float] | None:
+    """The value of a game stopped at ``max_decisions`` for each player, by the game's
+    static evaluation (the one the MCTS levels use), or None (a draw) without one.
+
+    Long races (Voldétour) played by an untrained network rarely end within the
+    limit; without adjudication every such game is a draw and the value head
+    learns nothing.  Chess-engine test frameworks adjudicate long games the same way.
+    """
+    if not cfg.adjudicate:
+        return None
+    knowledge = knowledge_for(game)
+    if knowledge.evaluate is None:
+        return None
+    return [round(knowledge.value(state, p), 4) for p in (0, 1)]
+
+
 def self_play_game(
     game: Game[Any, Any], blob: bytes, config: dict[str, Any], seed: int
 ) -> dict[str, Any]:
     """One self-play game of the network in ``blob``; its samples and result.
 
     Samples are ``(observation float16, legal ids, visit shares, player)``;
-    ``winner`` is None for a draw or a game stopped at ``max_decisions``.
+    ``winner`` is None for a draw or a game stopped at ``max_decisions``; ``final``
+    is the adjudicated value of a stopped game for each player (see :func:`_final`).
     """
     np = numpy_module()
     cpu = time.process_time()
@@ -250,13 +292,14 @@ def self_play_game(
             samples.append((obs, ids, shares, node.player))
         temperature = 1.0 if decisions < cfg.temperature_decisions else 0.0
         action = search.pick(node, temperature)
-        node = search.child(node, action)
+        node = _step(search, node, action, cfg.rule_guard)
         decisions += 1
     outcome = node.state.outcome if node.terminal else None
     winner = outcome.winner if outcome is not None else None
     return {
         "samples": samples,
         "winner": winner,
+        "final": None if node.terminal else _final(game, node.state, cfg),
         "decisions": decisions,
         "cpu": time.process_time() - cpu,
     }
@@ -287,13 +330,16 @@ def eval_game(
         node = search.root(state, pending)
         search.run(node)
         action = search.pick(node, 1.0 if decisions < 2 else 0.0)
-        child = search.child(node, action)
+        child = _step(search, node, action, cfg.rule_guard)
         state, pending = child.state, child.pending
         decisions += 1
     outcome = state.outcome if state.is_terminal else None
     winner = outcome.winner if outcome is not None else None
     a_player = 0 if a_first else 1
     score = 0.5 if winner is None else (1.0 if winner == a_player else 0.0)
+    final = None if state.is_terminal else _final(game, state, cfg)
+    if final is not None:  # stopped at max_decisions: the adjudicated value decides
+        score = (1.0 + final[a_player]) / 2
     return {"index": index, "score_a": score, "cpu": time.process_time() - cpu}
 
 
@@ -377,10 +423,16 @@ class _Buffer:
         self.added = 0
 
     def add(
-        self, samples: list[tuple[Any, list[int], list[float], int]], winner: int | None
+        self,
+        samples: list[tuple[Any, list[int], list[float], int]],
+        winner: int | None,
+        final: list[float] | None = None,
     ) -> None:
         for obs, ids, shares, player in samples:
-            z = 0.0 if winner is None else (1.0 if winner == player else -1.0)
+            if winner is not None:
+                z = 1.0 if winner == player else -1.0
+            else:
+                z = final[player] if final is not None else 0.0
             self.items.append((obs, ids, shares, z))
             self.added += 1
         if len(self.items) > self.size:
@@ -594,7 +646,7 @@ def train(
             worker_cpu = 0.0
             decisions = positions = 0
             for result in runner.map(jobs):
-                buffer.add(result["samples"], result["winner"])
+                buffer.add(result["samples"], result["winner"], result.get("final"))
                 wins[2 if result["winner"] is None else result["winner"]] += 1
                 worker_cpu += result["cpu"] if runner.remote else 0.0
                 decisions += result["decisions"]
