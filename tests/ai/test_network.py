@@ -288,6 +288,11 @@ def shipped_files():
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".npz"))
 
 
+def test_every_game_has_a_shipped_network():
+    """XoBo, Volo (both boards) and Voldetour: master plays each of them out of the box."""
+    assert {"xobo.npz", "volo.npz", "volo-mini.npz", "voldetour.npz"} <= set(shipped_files())
+
+
 @pytest.mark.parametrize("name", shipped_files())
 def test_shipped_networks_load_and_fit_their_game(name, monkeypatch):
     """Each shipped network is under 10 MB, names its game's variant and plays a move."""
