@@ -66,6 +66,14 @@ def test_resume_refuses_another_game(tmp_path):
     assert result.exit_code != 0 and "trains xobo" in result.output
 
 
+def test_a_folder_with_a_training_is_not_overwritten(tmp_path):
+    (tmp_path / "checkpoint.pt").write_bytes(b"weights")
+    result = CliRunner().invoke(main, ["train", "xobo", "--games", "1", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "already holds a training" in result.output
+    assert "--resume" in result.output
+    assert (tmp_path / "checkpoint.pt").read_bytes() == b"weights"
+
+
 def test_bad_options_are_refused():
     runner = CliRunner()
     result = runner.invoke(main, ["train", "volo", "--variant", "giant"])

@@ -177,6 +177,11 @@ def train_command(
             seed=seed,
         )
         folder = Path(out) if out else Path("training") / name
+        if resume is None and (folder / "checkpoint.pt").exists():
+            raise InputError(
+                f"{folder} already holds a training (checkpoint.pt): go on with --resume "
+                f"{folder / 'checkpoint.pt'}, or choose another --out"
+            )
         state = train(
             config,
             games=games,
