@@ -80,6 +80,8 @@ def test_bad_options_are_refused():
     assert result.exit_code != 0 and "no variant 'giant'" in result.output
     result = runner.invoke(main, ["train", "xobo", "--games", "0"])
     assert result.exit_code != 0 and "--games must be at least 1" in result.output
+    result = runner.invoke(main, ["train", "xobo", "--max-decisions", "0"])
+    assert result.exit_code != 0 and "--max-decisions must be at least 1" in result.output
 
 
 @pytest.mark.parametrize("spec", ["xobo", "volo:board=mini", "voldetour"])

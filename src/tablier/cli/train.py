@@ -108,6 +108,13 @@ def _game(text: str, variant: str | None):
 @click.option("--batch", type=INT, default=64, show_default=True, help="Training batch size.")
 @click.option("--steps", type=INT, default=0, help="Training steps per generation [4 passes].")
 @click.option("--lr", type=FLOAT, default=1e-3, show_default=True, help="Adam learning rate.")
+@click.option(
+    "--max-decisions",
+    type=INT,
+    default=400,
+    show_default=True,
+    help="A game stopped there is adjudicated by the game's evaluation.",
+)
 @click.option("--seed", type=INT, default=0, show_default=True, help="Random seed.")
 def train_command(
     game: str,
@@ -131,6 +138,7 @@ def train_command(
     batch: int,
     steps: int,
     lr: float,
+    max_decisions: int,
     seed: int,
 ) -> None:
     """Train GAME's network by self-play (AlphaZero style); resumable.
@@ -154,6 +162,7 @@ def train_command(
             (channels, "--channels"),
             (buffer, "--buffer"),
             (batch, "--batch"),
+            (max_decisions, "--max-decisions"),
         ):
             if value < 1:
                 raise InputError(f"{what} must be at least 1")
@@ -174,6 +183,7 @@ def train_command(
             batch_size=batch,
             steps=steps,
             lr=lr,
+            max_decisions=max_decisions,
             seed=seed,
         )
         folder = Path(out) if out else Path("training") / name
