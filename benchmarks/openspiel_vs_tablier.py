@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/openspiel_vs_tablier.py [--game volo:board=mini]
         [--tablier-spec hard] [--games 20] [--os-factor 1 | --factors 1,8]
-        [--rollouts 1] [--rollout-cap 200] [--seed 1]
+        [--rollouts 1] [--rollout-cap 200] [--max-decisions 1000] [--seed 1]
 
 Needs the ``openspiel`` extra.  Tablier plays ``--tablier-spec`` (a player spec,
 default ``hard`` with its own time limit; ``hard:seconds=0.3`` for a short run).
@@ -30,6 +30,10 @@ Rollout cap: OpenSpiel's random rollouts stop after ``--rollout-cap`` actions
 (default 200; unbounded Voldetour rollouts run for thousands of actions).  An
 unfinished rollout scores 0 for both players (the adapter's ``returns()`` of an
 unfinished game), like a draw.
+
+Decision cap: a game still running after ``--max-decisions`` decisions (default
+1000, both sides') is stopped and counts as a draw: Voldetour without its optional
+repetition rule or turn limit can otherwise go on for hours.
 
 Colours alternate; the score is Tablier's (win 1, draw 1/2), printed for each
 factor with both sides' mean CPU seconds per searched move.
@@ -95,9 +99,19 @@ class Budget:
 
 
 def play(
-    tgame, spec: str, tablier_first: bool, budget: Budget, rollouts: int, cap: int, seed: int
+    tgame,
+    spec: str,
+    tablier_first: bool,
+    budget: Budget,
+    rollouts: int,
+    cap: int,
+    seed: int,
+    max_decisions: int,
 ) -> tuple[float, list[float], list[float]]:
-    """One game; Tablier's score and the CPU seconds of each side's searched moves."""
+    """One game; Tablier's score and the CPU seconds of each side's searched moves.
+
+    A game still running after ``max_decisions`` Tablier decisions (both sides' moves
+    counted, a Volo flight as one) is stopped and scores a draw."""
     sgame = load(tgame)
     bot = make_bot(sgame, budget.sims, rollouts, cap, np.random.RandomState(seed))
     player = make_player(spec, tgame, seed=seed)
@@ -106,7 +120,11 @@ def play(
     codec = tablier.adapters.actions_for(tgame)
     t_times: list[float] = []
     s_times: list[float] = []
+    decisions = 0
     while not state.is_terminal():
+        if decisions >= max_decisions:
+            return 0.5, t_times, s_times
+        decisions += 1
         current = state.tablier_state
         if current.to_move == tablier_side:
             moves = current.legal_moves()
@@ -151,7 +169,14 @@ def run_factor(tgame, args, factor: float, first_time: float) -> tuple[float, fl
     for i in range(args.games):
         first = i % 2 == 0
         score, t_times, s_times = play(
-            tgame, args.tablier_spec, first, budget, args.rollouts, args.rollout_cap, args.seed + i
+            tgame,
+            args.tablier_spec,
+            first,
+            budget,
+            args.rollouts,
+            args.rollout_cap,
+            args.seed + i,
+            args.max_decisions,
         )
         total += score
         t_all += t_times
@@ -178,6 +203,9 @@ def main() -> None:
     parser.add_argument("--factors", help="several factors, e.g. 1,8 (overrides --os-factor)")
     parser.add_argument("--rollouts", type=int, default=1, help="random rollouts per leaf")
     parser.add_argument("--rollout-cap", type=int, default=200, help="actions per rollout")
+    parser.add_argument(
+        "--max-decisions", type=int, default=1000, help="a longer game is stopped: a draw"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     factors = [float(f) for f in args.factors.split(",")] if args.factors else [args.os_factor]
