@@ -110,7 +110,7 @@ def play(
 ) -> tuple[float, list[float], list[float]]:
     """One game; Tablier's score and the CPU seconds of each side's searched moves.
 
-    A game still running after ``max_decisions`` Tablier decisions (both sides' moves
+    A game still running after ``max_decisions`` decisions (both sides' moves
     counted, a Volo flight as one) is stopped and scores a draw."""
     sgame = load(tgame)
     bot = make_bot(sgame, budget.sims, rollouts, cap, np.random.RandomState(seed))
