@@ -157,20 +157,23 @@ class PUCT:
         node.value = value
         return value
 
+    def completed(self, node: Node, action: int) -> Move | None:
+        """The move that ``action`` completes at ``node``, or None when more ids follow."""
+        steps = (*node.pending, action)
+        return next((m for enc, m in self._encodings(node) if enc == steps), None)
+
     def child(self, node: Node, action: int) -> Node:
         """The node after ``action`` at ``node`` (made on first use)."""
         found = node.children.get(action)
         if found is not None:
             return found
-        steps = (*node.pending, action)
-        k = len(steps)
-        encodings = self._encodings(node)
-        for enc, move in encodings:
-            if enc == steps:
-                found = Node(node.state.apply_unchecked(move), (), None)
-                break
+        move = self.completed(node, action)
+        if move is not None:
+            found = Node(node.state.apply_unchecked(move), (), None)
         else:
-            found = Node(node.state, steps, [e for e in encodings if e[0][:k] == steps])
+            steps = (*node.pending, action)
+            k = len(steps)
+            found = Node(node.state, steps, [e for e in self._encodings(node) if e[0][:k] == steps])
         node.children[action] = found
         return found
 

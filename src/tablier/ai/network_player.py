@@ -132,12 +132,9 @@ class NetworkPlayer(Player):
             ids, shares = search.policy(node)
             best = max(shares)
             action = search.rng.choice([a for a, p in zip(ids, shares, strict=True) if p == best])
-            child = search.child(node, action)
-            if not child.pending:
-                steps = (*node.pending, action)
-                move = next(m for enc, m in search._encodings(node) if enc == steps)
-            else:
-                node = child
+            move = search.completed(node, action)
+            if move is None:
+                node = search.child(node, action)
                 done += search.run(
                     node,
                     simulations=None if lv.simulations is None else max(1, lv.simulations // 4),

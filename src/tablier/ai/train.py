@@ -231,8 +231,8 @@ def _step(search: PUCT, node: Node, action: int, guard: bool) -> Node:
     if not guard or child.pending:
         return child
     state = node.state
-    steps = (*node.pending, action)
-    move = next(m for enc, m in search._encodings(node) if enc == steps)
+    move = search.completed(node, action)
+    assert move is not None  # a child without pending ids completes a move
     picked = rule_guard(state).pick(state, [move])
     if picked == move:
         return child
