@@ -20,6 +20,7 @@ from tablier.ai.train import (  # noqa: E402
     config_from,
     elo_svg,
     self_play_game,
+    teacher_game,
 )
 from tablier.cli.main import main  # noqa: E402
 from tablier.games import from_spec, get  # noqa: E402
@@ -143,6 +144,49 @@ def test_stopped_games_are_adjudicated_by_the_static_evaluation():
     assert targets == {0: a, 1: b}
     config["adjudicate"] = False
     assert self_play_game(game, _random_blob(game), config, seed=1)["final"] is None
+
+
+@pytest.mark.parametrize("spec", ["xobo", "voldetour"])
+def test_teacher_games_teach_the_teachers_moves(spec):
+    """Each sample of a teacher game puts the whole policy target on the id the
+    teacher's move takes at that decision (replayed here with the same players)."""
+    import random
+
+    from tablier.ai.players import make_player
+
+    game = from_spec(spec)
+    config = dataclasses.asdict(config_from(game, teacher="greedy", max_decisions=40))
+    result = teacher_game(game, config, seed=5)
+    rng = random.Random(5)
+    players = [make_player("greedy", game, seed=rng.randrange(2**31)) for _ in (0, 1)]
+    encode = type(game).actions().encode
+    state, expected = game.initial_state(), []
+    for _ in range(len(result["samples"]) + 40):
+        if state.is_terminal:
+            break
+        move = players[state.to_move].choose(state)
+        others = [tuple(encode(state, m)) for m in state.legal_moves()]
+        steps = tuple(encode(state, move))
+        for k, action in enumerate(steps):
+            if len({e[k] for e in others if len(e) > k and e[:k] == steps[:k]}) > 1:
+                expected.append((action, state.to_move))
+        state = state.apply(move)
+    got = [(ids[shares.index(1.0)], player) for _, ids, shares, player in result["samples"]]
+    assert got and got == expected[: len(got)]
+    assert all(sum(shares) == 1.0 and len(ids) > 1 for _, ids, shares, _ in result["samples"])
+    assert result["decisions"] <= 40 + 3 and result["cpu"] > 0
+
+
+def test_teacher_generations_come_first(tmp_path):
+    out = tmp_path / "run"
+    runner = CliRunner()
+    args = ["train", "xobo", "--out", str(out), "--teacher", "greedy", *TINY]
+    result = runner.invoke(main, [*args, "--teacher-generations", "1"])
+    assert result.exit_code == 0, result.output
+    history = json.loads((out / "train.json").read_text())["history"]
+    assert [h.get("teacher") for h in history] == ["greedy", None]
+    bad = runner.invoke(main, ["train", "xobo", "--teacher", "nobody", "--out", str(tmp_path)])
+    assert bad.exit_code == 2 and "unknown player 'nobody'" in bad.output
 
 
 def test_elo_svg_plots_every_generation():

@@ -66,7 +66,7 @@ from .network import (
     save_npz,
     weight_shapes,
 )
-from .players import rule_guard
+from .players import make_player, rule_guard
 
 __all__ = [
     "TORCH_EXTRA_HINT",
@@ -75,6 +75,7 @@ __all__ = [
     "elo_svg",
     "export_npz",
     "import_torch",
+    "teacher_game",
     "train",
 ]
 
@@ -110,6 +111,8 @@ class TrainConfig:
     max_decisions: int = 400
     rule_guard: bool = True  # never lose by a rule the player could have obeyed
     adjudicate: bool = True  # a game stopped at max_decisions: the static evaluation decides
+    teacher: str = ""  # a player spec whose games replace self-play in the first generations
+    teacher_generations: int = 0
     seed: int = 0
 
     def net_config(self) -> NetConfig:
@@ -255,6 +258,60 @@ def _final(game: Game[Any, Any], state: Any, cfg: TrainConfig) -> list[float] | 
     return [round(knowledge.value(state, p), 4) for p in (0, 1)]
 
 
+def teacher_game(game: Game[Any, Any], config: dict[str, Any], seed: int) -> dict[str, Any]:
+    """One game between two ``teacher`` players, as samples like :func:`self_play_game`'s:
+    the policy target of each decision is the id of the teacher's move (all the
+    share on it), the value target the game's result.
+
+    A warm start (AlphaGo began from human games; here a hand-made level plays
+    them): an untrained Voldétour network wanders until any decision limit, so
+    its self-play games never end and teach nothing; a network that has first
+    imitated ``easy`` races, and self-play goes on from there.
+    """
+    np = numpy_module()
+    cpu = time.process_time()
+    cfg = TrainConfig(**config)
+    rng = random.Random(seed)
+    players = [make_player(cfg.teacher, game, seed=rng.randrange(2**31)) for _ in (0, 1)]
+    codec: Any = type(game).actions()
+    encode: Callable[[Any, Any], tuple[int, ...]] = codec.encode
+    state = game.initial_state()
+    samples = []
+    decisions = 0
+    while not state.is_terminal and decisions < cfg.max_decisions:
+        move = players[state.to_move].choose(state)
+        steps = tuple(encode(state, move))
+        encodings = [tuple(encode(state, m)) for m in state.legal_moves()]
+        for k, action in enumerate(steps):
+            pre = steps[:k]
+            ids = sorted({e[k] for e in encodings if len(e) > k and e[:k] == pre})
+            if len(ids) > 1:
+                obs = observe(game, state, pre).astype(np.float16)
+                shares = [1.0 if a == action else 0.0 for a in ids]
+                samples.append((obs, ids, shares, state.to_move))
+            decisions += 1
+        state = state.apply(move)
+    return _game_result(game, cfg, state, samples, decisions, cpu)
+
+
+def _game_result(
+    game: Game[Any, Any],
+    cfg: TrainConfig,
+    state: Any,
+    samples: list[Any],
+    decisions: int,
+    cpu: float,
+) -> dict[str, Any]:
+    outcome = state.outcome if state.is_terminal else None
+    return {
+        "samples": samples,
+        "winner": outcome.winner if outcome is not None else None,
+        "final": None if state.is_terminal else _final(game, state, cfg),
+        "decisions": decisions,
+        "cpu": time.process_time() - cpu,
+    }
+
+
 def self_play_game(
     game: Game[Any, Any], blob: bytes, config: dict[str, Any], seed: int
 ) -> dict[str, Any]:
@@ -294,15 +351,7 @@ def self_play_game(
         action = search.pick(node, temperature)
         node = _step(search, node, action, cfg.rule_guard)
         decisions += 1
-    outcome = node.state.outcome if node.terminal else None
-    winner = outcome.winner if outcome is not None else None
-    return {
-        "samples": samples,
-        "winner": winner,
-        "final": None if node.terminal else _final(game, node.state, cfg),
-        "decisions": decisions,
-        "cpu": time.process_time() - cpu,
-    }
+    return _game_result(game, cfg, node.state, samples, decisions, cpu)
 
 
 def eval_game(
@@ -591,6 +640,8 @@ def train(
         raise TablierError("give a configuration or a checkpoint to resume")
     cfg = config
     game = registry.from_spec(cfg.game)
+    if cfg.teacher:
+        make_player(cfg.teacher, game)  # an unknown player: a clear error now
     meta = describe(game, cfg.net_config())
     weight_shapes(meta)
     torch.manual_seed(cfg.seed)
@@ -641,7 +692,13 @@ def train(
             cpu0 = time.process_time()
             best_blob = _net_blob(best, meta)
             base = cfg.seed * 1_000_003 + state["games"]
-            jobs = [(self_play_game, (game, best_blob, cfg_dict, base + k)) for k in range(n)]
+            teaching = bool(cfg.teacher) and gen <= cfg.teacher_generations
+            jobs: list[tuple[Callable[..., dict[str, Any]], tuple[Any, ...]]] = [
+                (teacher_game, (game, cfg_dict, base + k))
+                if teaching
+                else (self_play_game, (game, best_blob, cfg_dict, base + k))
+                for k in range(n)
+            ]
             wins = [0, 0, 0]
             worker_cpu = 0.0
             decisions = positions = 0
@@ -682,6 +739,7 @@ def train(
                 "generation": gen,
                 "games": state["games"],
                 "decisions": decisions,
+                **({"teacher": cfg.teacher} if teaching else {}),
                 "self_play": {"first": wins[0], "second": wins[1], "draws": wins[2]},
                 "train_steps": steps,
                 **losses,

@@ -115,6 +115,20 @@ def _game(text: str, variant: str | None):
     show_default=True,
     help="A game stopped there is adjudicated by the game's evaluation.",
 )
+@click.option(
+    "--teacher",
+    default=None,
+    metavar="PLAYER",
+    help="A warm start: this player's games against itself replace self-play "
+    "in the first --teacher-generations generations (e.g. easy).",
+)
+@click.option(
+    "--teacher-generations",
+    type=INT,
+    default=2,
+    show_default=True,
+    help="How many generations learn from --teacher.",
+)
 @click.option("--seed", type=INT, default=0, show_default=True, help="Random seed.")
 def train_command(
     game: str,
@@ -139,6 +153,8 @@ def train_command(
     steps: int,
     lr: float,
     max_decisions: int,
+    teacher: str | None,
+    teacher_generations: int,
     seed: int,
 ) -> None:
     """Train GAME's network by self-play (AlphaZero style); resumable.
@@ -166,6 +182,8 @@ def train_command(
         ):
             if value < 1:
                 raise InputError(f"{what} must be at least 1")
+        if teacher_generations < 0:
+            raise InputError("--teacher-generations must be at least 0")
         if not 0 <= gate <= 1:
             raise InputError("--gate is a score between 0 and 1")
         config = TrainConfig(
@@ -184,6 +202,8 @@ def train_command(
             steps=steps,
             lr=lr,
             max_decisions=max_decisions,
+            teacher=(teacher or "").strip(),
+            teacher_generations=teacher_generations if teacher else 0,
             seed=seed,
         )
         folder = Path(out) if out else Path("training") / name
