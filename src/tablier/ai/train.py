@@ -14,7 +14,9 @@ One *generation* of :func:`train`:
    move that would lose by a rule the player could have obeyed is replaced by
    the rule guard's choice, as every player does.  Games run in local
    worker processes (``workers``) or as Ray tasks (``backend="ray"``, the
-   arena's connection helpers); workers use the numpy network, never PyTorch;
+   arena's connection helpers); workers use the numpy network, never PyTorch.
+   With a ``teacher`` (a player spec), the first ``teacher_generations``
+   generations play that player against itself instead (:func:`teacher_game`);
 2. **training**: the samples enter a replay buffer of the last
    ``buffer_size`` positions; the candidate (a copy of the best) takes
    ``steps`` Adam steps on batches drawn from it, with PyTorch (on the GPU
@@ -604,8 +606,8 @@ def train(
     address: str | None = None,
     report: Report | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` more self-play games in generations (see the module docstring);
-    the final training state (also in ``out/train.json``)."""
+    """Play ``games`` more games (self-play, or the teacher's first) in generations (see
+    the module docstring); the final training state (also in ``out/train.json``)."""
     from .. import games as registry
 
     torch = import_torch()
@@ -825,7 +827,7 @@ def _save(
 def elo_svg(
     history: Sequence[dict[str, Any]], title: str, width: int = 640, height: int = 360
 ) -> str:
-    """An SVG plot of the best network's Elo (and each candidate's) over self-play games.
+    """An SVG plot of the best network's Elo (and each candidate's) over the games played.
 
     >>> svg = elo_svg([{"games": 10, "best_elo": 50.0, "candidate_elo": 50.0}], "xobo")
     >>> svg.startswith("<svg") and "xobo" in svg
@@ -871,7 +873,8 @@ def elo_svg(
             f'<text x="{sx(xv):.1f}" y="{top + ph + 18}" text-anchor="middle">{xv:.0f}</text>'
         )
     parts.append(
-        f'<text x="{left + pw / 2}" y="{height - 10}" text-anchor="middle">self-play games</text>'
+        f'<text x="{left + pw / 2}" y="{height - 10}" text-anchor="middle">'
+        "games played (self-play or teacher)</text>"
     )
     best_line = " ".join(f"{sx(x):.1f},{sy(b):.1f}" for x, b, _ in pts)
     parts.append(f'<polyline points="{best_line}" fill="none" stroke="#1f77b4" stroke-width="2"/>')

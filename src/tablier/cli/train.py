@@ -160,9 +160,10 @@ def train_command(
     """Train GAME's network by self-play (AlphaZero style); resumable.
 
     Each generation plays --per-generation self-play games with the best
-    network, trains a candidate on the replay buffer, and keeps it when it
-    scores at least --gate against the best.  With --resume, the checkpoint's
-    settings are used and --games more games are played.
+    network (or, first, --teacher's games), trains a candidate on the replay
+    buffer, and keeps it when it scores at least --gate against the best.
+    With --resume, the checkpoint's settings are used and --games more games
+    are played.
     """
     from ..ai.network import network_file_name
     from ..ai.train import TrainConfig, train
@@ -225,7 +226,7 @@ def train_command(
     except TablierError as exc:
         raise InputError(str(exc)) from None
     click.echo(
-        f"{state['games']} self-play games in {state['generation']} generations, "
+        f"{state['games']} games in {state['generation']} generations, "
         f"{state['cpu_seconds']:.0f} s of CPU; best network: generation "
         f"{state['best_generation']}, Elo {state['best_elo']:+.0f} against the untrained one"
     )
