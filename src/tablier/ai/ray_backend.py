@@ -29,7 +29,11 @@ What it does:
 - **results** go to ``on_result`` in the driver as tasks finish.
 - **interruption** (Ctrl-C, or any error): the games not yet finished are
   cancelled, Ray is shut down or disconnected as above, and the exception goes
-  on; the results already received are kept by the caller.
+  on; the results already received are kept by the caller.  A local instance is
+  started with SIGINT ignored, which its processes inherit: a Ctrl-C in the
+  terminal reaches the whole process group, and a Ray worker interrupted while
+  its task completes crashed Ray's own bookkeeping in the driver (a check failure
+  in its task manager) instead of letting the driver stop the match.
 """
 
 from __future__ import annotations
@@ -37,7 +41,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
 import socket
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -142,7 +148,8 @@ def _connect(ray: Any, address: str | None, jobs: int | None) -> bool:
                 raise TablierError(f"RAY_ADDRESS: {exc}") from None
         kwargs["address"] = target
     try:
-        ray.init(**kwargs)
+        with _children_ignore_sigint(local=target is None):
+            ray.init(**kwargs)
     except (ConnectionError, ValueError, RuntimeError, OSError) as exc:
         where = f"at {target}" if target else "locally"
         message = f"cannot start or reach Ray {where}: {exc}"
@@ -153,6 +160,20 @@ def _connect(ray: Any, address: str | None, jobs: int | None) -> bool:
             )
         raise TablierError(message) from None
     return True
+
+
+@contextlib.contextmanager
+def _children_ignore_sigint(local: bool) -> Any:
+    """While starting a local Ray instance, ignore SIGINT so that its processes (which
+    inherit the setting) leave Ctrl-C to this one; restored afterwards."""
+    if not local or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _auth_failure(exc: BaseException) -> bool:
