@@ -273,6 +273,9 @@ def test_ctrl_c_stops_cleanly_and_the_file_resumes(ray_instance, tmp_path):
         [
             sys.executable,
             "-c",
+            # A shell gives a foreground command the default Ctrl-C; a test runner's worker
+            # may ignore SIGINT, and the command would inherit that.
+            "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
             "from tablier.cli.main import main; main()",
             "arena",
             GAME,

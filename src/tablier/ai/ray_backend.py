@@ -242,8 +242,9 @@ def play_games(
                     ) from None
                 record(item)
     finally:
-        for ref in pending:
-            with contextlib.suppress(Exception):  # already finished, or its worker is gone
-                ray.cancel(ref, force=True)
-        if owned:
-            _disconnect(ray)
+        if owned:  # shutting our own instance down stops its games; cancelling a task
+            _disconnect(ray)  # that is completing at that moment crashes Ray's driver
+        else:
+            for ref in pending:
+                with contextlib.suppress(Exception):  # already finished, or its worker is gone
+                    ray.cancel(ref, force=True)
