@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,6 +114,16 @@ class Node:
         return self.priors is not None
 
 
+def next_ids(encodings: Sequence[tuple[int, ...]], pending: tuple[int, ...]) -> list[int]:
+    """The ids that may follow ``pending`` among the moves' ``encodings`` (sorted).
+
+    >>> next_ids([(1, 4), (1, 2), (3,)], (1,))
+    [2, 4]
+    """
+    k = len(pending)
+    return sorted({e[k] for e in encodings if len(e) > k and e[:k] == pending})
+
+
 class PUCT:
     """A PUCT search of ``game`` guided by ``net`` (see the module docstring)."""
 
@@ -146,11 +156,8 @@ class PUCT:
 
     def _expand(self, node: Node) -> float:
         """Evaluate ``node`` with the network; its value for ``node.player``."""
-        k = len(node.pending)
         pre = node.pending
-        ids = sorted(
-            {steps[k] for steps, _ in self._encodings(node) if len(steps) > k and steps[:k] == pre}
-        )
+        ids = next_ids([steps for steps, _ in self._encodings(node)], pre)
         node.ids = ids
         priors, value = self.net.evaluate(observe(self.game, node.state, pre), ids)
         node.priors = [float(p) for p in priors]

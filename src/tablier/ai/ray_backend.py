@@ -27,13 +27,13 @@ What it does:
   exception raised by the game code itself is not retried: it is deterministic
   and would fail again; it stops the match like on the local backend.
 - **results** go to ``on_result`` in the driver as tasks finish.
-- **interruption** (Ctrl-C, or any error): the games not yet finished are
-  cancelled, Ray is shut down or disconnected as above, and the exception goes
-  on; the results already received are kept by the caller.  A local instance is
-  started with SIGINT ignored, which its processes inherit: a Ctrl-C in the
-  terminal reaches the whole process group, and a Ray worker interrupted while
-  its task completes crashed Ray's own bookkeeping in the driver (a check failure
-  in its task manager) instead of letting the driver stop the match.
+- **interruption** (Ctrl-C, or any error): an instance this module started is
+  shut down, which stops its games; on a cluster it only connected to, the
+  games not yet finished are cancelled and it disconnects; the exception goes
+  on and the results already received are kept by the caller.  (Cancelling a
+  task while it completed crashed Ray's task manager in the driver.)  A local
+  instance is started with SIGINT ignored, which its processes inherit, so a
+  Ctrl-C in the terminal reaches only the driver.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ from typing import Any
 
 from ..core.errors import TablierError
 from ..core.game import Game
-from .az import PUCT, Node, PUCTConfig
+from .az import PUCT, Node, PUCTConfig, next_ids
 from .knowledge import knowledge_for
 from .network import (
     NETWORK_DIR_ENV,
@@ -286,7 +286,7 @@ def teacher_game(game: Game[Any, Any], config: dict[str, Any], seed: int) -> dic
         encodings = [tuple(encode(state, m)) for m in state.legal_moves()]
         for k, action in enumerate(steps):
             pre = steps[:k]
-            ids = sorted({e[k] for e in encodings if len(e) > k and e[:k] == pre})
+            ids = next_ids(encodings, pre)
             if len(ids) > 1:
                 obs = observe(game, state, pre).astype(np.float16)
                 shares = [1.0 if a == action else 0.0 for a in ids]
