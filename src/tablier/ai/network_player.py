@@ -9,11 +9,17 @@ Settings after a colon (``master:seconds=1,simulations=none``): ``seconds``
 and ``simulations`` bound each decision (whichever comes first; 1.7 s by
 default, as ``hard``), ``c_puct``, ``tactics`` (take a win in one at once, and
 never hand the opponent a win in one when another move does not),
+``solver_depth``, ``solver_nodes``, ``threat_nodes``, ``safety_checks`` and
+``safety_nodes`` (the tactical steps of ``hard``, with its settings: before the
+search, play a forced win the solver or the game's deeper proofs find; after
+it, play the first of the best moves after which the opponent forces no win
+within ``solver_depth`` decisions, see :func:`~tablier.ai.players.safest_move`),
 ``rule_guard`` and ``rule_nodes`` (as the other levels).
 
 A move encoded as several action ids (a Volo flight, a Voldétour decision) is
-chosen id by id on the subtree already grown.  The search ends at 85% of the
-time budget (the rule guard checks the move in the rest); the first id gets 70% of that
+chosen id by id on the subtree already grown.  The search gets what
+:func:`~tablier.ai.players.search_seconds` leaves of the time budget (the
+tactical steps and the rule guard take the rest, as in ``hard``); the first id gets 70% of that
 (all of it when no move has several ids), each further id half the time left
 (with a simulation budget: a quarter of it).
 """
@@ -30,7 +36,21 @@ from ..core.game import Game, Move, State
 from .az import PUCT, Node, PUCTConfig
 from .mcts import MoveStat, SearchProgress
 from .network import Network, shipped_network
-from .players import RULE_NODES, Player, Progress, _check_state, parse_setting, rule_guard
+from .players import (
+    RULE_NODES,
+    TACTICS_SECONDS,
+    Player,
+    Progress,
+    _check_state,
+    _prior_order,
+    checks_deadline,
+    forced_win,
+    parse_setting,
+    rule_guard,
+    safest_move,
+    search_seconds,
+    wall_stop,
+)
 from .tactics import losing_moves, winning_moves
 
 __all__ = ["MASTER", "MasterLevel", "NetworkPlayer", "make_master"]
@@ -46,11 +66,16 @@ class MasterLevel:
     seconds: float | None = 1.7
     c_puct: float = 1.5
     tactics: bool = True
+    solver_depth: int = 3
+    solver_nodes: int = 6000
+    threat_nodes: int = 20_000
+    safety_checks: int = 4
+    safety_nodes: int = 20_000
     rule_guard: bool = True
     rule_nodes: int = RULE_NODES
 
 
-#: The ``master`` level: as much time as ``hard``.
+#: The ``master`` level: as much time as ``hard``, and its tactical steps.
 MASTER = MasterLevel()
 
 
@@ -107,8 +132,8 @@ class NetworkPlayer(Player):
         return stats[:top] if top else stats
 
     def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
-        """The move of the search (see the module docstring)."""
-        start = time.perf_counter()
+        """The move of the search, between the tactical steps (see the module docstring)."""
+        start, cpu_start = time.perf_counter(), time.process_time()
         moves = _check_state(state)
         if len(moves) == 1:
             return moves[0]
@@ -119,11 +144,24 @@ class NetworkPlayer(Player):
             if wins:
                 return wins[0]
             bad = set(losing_moves(state))
+        order = _prior_order(state)
+        if lv.solver_depth > 1:
+            # As ``hard``: a quarter of the budget, never less than the floor (CPU time),
+            # and never past half of the budget (wall clock).
+            limit = max(0.25 * lv.seconds, TACTICS_SECONDS) if lv.seconds else None
+            pre_stop = wall_stop(start + 0.5 * lv.seconds, self.stop) if lv.seconds else self.stop
+            win = forced_win(
+                state, lv.solver_depth, lv.solver_nodes, lv.threat_nodes, limit, order, pre_stop
+            )
+            if win is not None:
+                return win
+        checks = lv.safety_checks if lv.solver_depth > 1 else 0
         search = self._search()
         node = root = search.root(state)
-        end = None if lv.seconds is None else start + lv.seconds
-        # The search stops at 85% of the budget: the rule guard's check comes after it.
-        deadline = None if lv.seconds is None else start + 0.85 * lv.seconds
+        deadline = None
+        if lv.seconds is not None:
+            left = search_seconds(lv.seconds, checks > 0, lv.rule_guard, start, cpu_start)
+            deadline = time.perf_counter() + left
         several = any(len(enc) > 1 for enc, _ in search._encodings(root))
         share = 0.7 if several else 1.0  # keep time for the further ids of the move
         done = search.run(node, seconds=_left(deadline, share))
@@ -147,10 +185,16 @@ class NetworkPlayer(Player):
             elapsed = time.perf_counter() - start
             stats = _stats(search, root)
             progress(SearchProgress(done, elapsed, 1.0, stats[0] if stats else None))
-        if not lv.rule_guard:
-            return ranked[0]
-        ranked += moves
-        return rule_guard(state, lv.rule_nodes).pick(state, ranked, end)
+        stopped = self.stop is not None and self.stop()
+        end = None if lv.seconds is None else checks_deadline(lv.seconds, checks > 0, start)
+        guard = rule_guard(state, lv.rule_nodes) if lv.rule_guard else None
+        chosen = guard.pick(state, ranked + moves, end) if guard is not None else ranked[0]
+        if checks and not stopped:
+            first = [chosen, *_by_visits(search, root, moves)[:checks]]
+            chosen = safest_move(
+                state, first, lv.solver_depth, lv.safety_nodes, order, end, guard, self.stop
+            )
+        return chosen
 
 
 def _left(deadline: float | None, share: float) -> float | None:
@@ -198,7 +242,15 @@ def _parse(key: str, text: str, current: Any) -> Any:
         text,
         current,
         nullable=("simulations", "seconds"),
-        integers=("simulations", "rule_nodes"),
+        integers=(
+            "simulations",
+            "rule_nodes",
+            "solver_depth",
+            "solver_nodes",
+            "threat_nodes",
+            "safety_checks",
+            "safety_nodes",
+        ),
         null_words=("none", "off"),
     )
     if (

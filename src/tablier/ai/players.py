@@ -64,9 +64,14 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "avoidable_rule_loss",
+    "checks_deadline",
+    "forced_win",
     "make_player",
     "player_names",
     "register_player",
+    "safest_move",
+    "search_seconds",
+    "wall_stop",
 ]
 
 Progress = Callable[[SearchProgress], None]
@@ -321,7 +326,6 @@ class MCTSPlayer(Player):
         level = self.level
         # Wall clock: the person waits in wall time, so a loaded machine costs simulations,
         # not seconds (docs/ai.md, "Time budgets").
-        promise = start + level.seconds + TIME_MARGIN if level.seconds is not None else None
         tree = self._tree_for(state)
         if len(moves) == 1:
             self.last_analysis = tree.analysis()
@@ -341,47 +345,34 @@ class MCTSPlayer(Player):
         order = _prior_order(state)
         if level.solver_depth > 1:
             # Whatever its floor, the solver stops at half the time budget (wall clock).
-            pre_stop = self._wall_stop(start + 0.5 * level.seconds) if level.seconds else self.stop
+            pre_stop = self.stop
+            if level.seconds:
+                pre_stop = wall_stop(start + 0.5 * level.seconds, self.stop)
             # The solver gets a quarter of the time budget, never less than the floor.
             limit = max(0.25 * level.seconds, TACTICS_SECONDS) if level.seconds else None
-            solver = Solver(
-                max_nodes=level.solver_nodes,
-                max_seconds=limit,
-                order=order,
-                stop=pre_stop,
-                clock=time.process_time,  # CPU time: a loaded machine leaves the same work
+            win = forced_win(
+                state,
+                level.solver_depth,
+                level.solver_nodes,
+                level.threat_nodes,
+                limit,
+                order,
+                pre_stop,
             )
-            result = solver.solve(state, level.solver_depth)
-            if result.status == "win" and result.line:
-                self.last_analysis = [MoveStat(result.line[0], 0, 1.0, 1.0, "win")]
-                return result.line[0]
-            hook = knowledge_for(state.game).forced_win  # the game's deeper proofs
-            if hook is not None and level.threat_nodes:
-                line = hook(state, level.threat_nodes, limit)
-                if line:
-                    self.last_analysis = [MoveStat(line[0], 0, 1.0, 1.0, "win")]
-                    return line[0]
+            if win is not None:
+                self.last_analysis = [MoveStat(win, 0, 1.0, 1.0, "win")]
+                return win
         checks = level.safety_checks if level.solver_depth > 1 else 0
         seconds = level.seconds
-        if seconds is not None:  # the budget covers the checks before and after too
-            reserve = 0.15 * seconds if checks else 0.1 * seconds if level.rule_guard else 0.0
-            elapsed = time.perf_counter() - start
-            if checks:  # their floor is CPU time: in wall time at the CPU share seen so far,
-                # but the search keeps at least half of the budget
-                share = (time.process_time() - cpu_start) / elapsed if elapsed > 0.02 else 1.0
-                floor = TACTICS_SECONDS / min(1.0, max(share, 0.1))
-                reserve = max(reserve, min(floor, 0.5 * seconds))
-            seconds = max(0.05, seconds - reserve - elapsed)
+        if seconds is not None:
+            seconds = search_seconds(seconds, checks > 0, level.rule_guard, start, cpu_start)
         tree.search(level.iterations, seconds, progress, stop=self.stop)
         self.last_analysis = tree.analysis()
         stopped = self.stop is not None and self.stop()
         guard = rule_guard(state, level.rule_nodes) if level.rule_guard and not stopped else None
         deadline = None
-        if level.seconds is not None:  # what is left, never less than a twentieth or the floor
-            floor = max(0.05 * level.seconds, TACTICS_SECONDS if checks else 0.0)
-            deadline = max(start + level.seconds, time.perf_counter() + floor)
-        if deadline is not None and promise is not None:  # the promise wins over the floors
-            deadline = min(deadline, promise)
+        if level.seconds is not None:
+            deadline = checks_deadline(level.seconds, checks > 0, start)
         if level.temperature > 0:
             move = tree.sample_move(level.temperature)
             return guard.pick(state, [move], deadline) if guard is not None else move
@@ -391,11 +382,6 @@ class MCTSPlayer(Player):
         if checks and not stopped:
             best = self._safest(state, best, checks, order, deadline, guard)
         return best
-
-    def _wall_stop(self, until: float) -> Callable[[], bool]:
-        """:attr:`stop` that also answers True once the wall clock passes ``until``."""
-        outer = self.stop
-        return lambda: time.perf_counter() > until or (outer is not None and outer())
 
     def _mistake(self, state: State[Any], moves: list[Move]) -> Move:
         """A random one of ``moves``, passed through the rule guard (``mistakes``)."""
@@ -414,57 +400,140 @@ class MCTSPlayer(Player):
         deadline: float | None,
         guard: RuleGuard | None = None,
     ) -> Move:
-        """The first of the best root moves after which the opponent forces no win.
-
-        Each candidate is checked with a :class:`~tablier.ai.tactics.TurnSafety`:
-        after the move and the rest of the mover's turn, the opponent must not
-        force a win within ``solver_depth`` decisions.  The ``checks`` best moves
-        of the analysis come first (proven wins are played as they are), then, if
-        none is safe, the other legal moves in the game's prior order, until one
-        is found safe or the budgets (``safety_nodes`` solver nodes in all) run
-        out; then the first candidate not proven lost, else the search's choice.
-        With a rule ``guard``, candidates it proves lost are skipped (``best``
-        is its choice).
-        """
-        level = self.level
+        """:func:`safest_move` among ``best`` and the ``checks`` best moves of the analysis
+        (a proven win is played as it is, moves proven lost are left out)."""
         analysis = [s for s in self.last_analysis if s.proven != "loss"]
         if analysis and analysis[0].proven == "win":
             return best
-        safety = TurnSafety(
-            level.solver_depth,
-            level.safety_nodes,
-            order=order,
-            stop=self.stop,
-            clock=time.process_time,
+        first = [best, *(s.move for s in analysis[:checks])]
+        level = self.level
+        return safest_move(
+            state, first, level.solver_depth, level.safety_nodes, order, deadline, guard, self.stop
         )
-        # The checks' time is CPU time, and never less than the floor: on a loaded machine
-        # they do the same work as on an idle one.  Without a time budget, nodes alone.
-        cpu_deadline = None
-        if deadline is not None:
-            left = max(deadline - time.perf_counter(), TACTICS_SECONDS)
-            cpu_deadline = time.process_time() + left
-        first: list[Move] = [best, *(s.move for s in analysis[:checks])]
-        legal: list[Move] = state.legal_moves()
-        rest = order(state, legal) if order is not None else legal
-        fallback: Move | None = None
-        seen: set[Move] = set()
-        move: Move
-        for move in (*first, *rest):
-            if move in seen:
-                continue
-            seen.add(move)
-            if guard is not None and move != best and guard.fate(state, move) == LOST:
-                continue  # (no deadline: the guard's nodes bound it, a late clock must not)
-            if safety.solver.nodes > level.safety_nodes:
-                break
-            if cpu_deadline is not None and time.process_time() > cpu_deadline:
-                break
-            verdict = safety.fate(state, move, cpu_deadline)
-            if verdict == SAFE:
-                return move
-            if verdict == UNKNOWN and fallback is None:
-                fallback = move
-        return fallback if fallback is not None else best
+
+
+def search_seconds(
+    seconds: float, checks: bool, guard: bool, start: float, cpu_start: float
+) -> float:
+    """The wall-clock seconds a timed search may take now, of a decision of ``seconds``
+    that started at ``start`` (wall clock) and ``cpu_start`` (CPU time).
+
+    The budget covers the steps before and after the search too: it keeps 15% for the
+    safety ``checks`` (10% for the rule ``guard`` alone), and the checks' floor of
+    :data:`TACTICS_SECONDS` of CPU time, in wall time at the CPU share this decision got
+    so far, but the search keeps at least half of the budget.
+    """
+    reserve = 0.15 * seconds if checks else 0.1 * seconds if guard else 0.0
+    elapsed = time.perf_counter() - start
+    if checks:
+        share = (time.process_time() - cpu_start) / elapsed if elapsed > 0.02 else 1.0
+        floor = TACTICS_SECONDS / min(1.0, max(share, 0.1))
+        reserve = max(reserve, min(floor, 0.5 * seconds))
+    return max(0.05, seconds - reserve - elapsed)
+
+
+def checks_deadline(seconds: float, checks: bool, start: float) -> float:
+    """The wall-clock time the steps after a timed search must end by: the decision's end
+    (``start + seconds``), or later to leave them a twentieth of the budget (the safety
+    ``checks``: :data:`TACTICS_SECONDS`), but never past the promise, ``TIME_MARGIN``
+    after the decision's end."""
+    floor = max(0.05 * seconds, TACTICS_SECONDS if checks else 0.0)
+    deadline = max(start + seconds, time.perf_counter() + floor)
+    return min(deadline, start + seconds + TIME_MARGIN)
+
+
+def wall_stop(until: float, outer: Callable[[], bool] | None) -> Callable[[], bool]:
+    """A ``stop`` that answers True once the wall clock passes ``until`` or ``outer`` does."""
+    return lambda: time.perf_counter() > until or (outer is not None and outer())
+
+
+def forced_win(
+    state: State[Any],
+    depth: int,
+    nodes: int,
+    threat_nodes: int,
+    seconds: float | None,
+    order: Callable[[State[Any], list[Move]], list[Move]] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Move | None:
+    """The first move of a forced win the mover is proved to have, or None.
+
+    The solver looks ``depth`` decisions deep (at most ``nodes`` positions and
+    ``seconds`` of CPU time: a loaded machine leaves it the same work), then the
+    game's deeper proofs (:attr:`~tablier.ai.knowledge.Knowledge.forced_win`,
+    XoBo's threat-space search) get ``threat_nodes``; ``stop`` ends both early.
+    The tactical step of ``hard``, ``expert`` and ``master`` before their search.
+    """
+    solver = Solver(
+        max_nodes=nodes,
+        max_seconds=seconds,
+        order=order,
+        stop=stop,
+        clock=time.process_time,
+    )
+    result = solver.solve(state, depth)
+    if result.status == "win" and result.line:
+        return result.line[0]
+    hook = knowledge_for(state.game).forced_win
+    if hook is not None and threat_nodes:
+        line = hook(state, threat_nodes, seconds)
+        if line:
+            return line[0]
+    return None
+
+
+def safest_move(
+    state: State[Any],
+    first: Sequence[Move],
+    depth: int,
+    nodes: int,
+    order: Callable[[State[Any], list[Move]], list[Move]] | None,
+    deadline: float | None,
+    guard: RuleGuard | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Move:
+    """The first move after which the opponent forces no win, ``first[0]`` if none is found.
+
+    Each candidate is checked with a :class:`~tablier.ai.tactics.TurnSafety`:
+    after the move and the rest of the mover's turn, the opponent must not
+    force a win within ``depth`` decisions.  ``first`` (the search's choice,
+    then its next best moves) comes first, then, if none is safe, the other
+    legal moves in ``order``, until one is found safe or the budgets (``nodes``
+    solver nodes in all, the wall-clock ``deadline`` turned into CPU time, never
+    less than :data:`TACTICS_SECONDS`) run out; then the first candidate not
+    proven lost, else ``first[0]``.  With a rule ``guard``, candidates it proves
+    lost are skipped (``first[0]`` is its choice).  The tactical step of
+    ``hard``, ``expert`` and ``master`` after their search.
+    """
+    best = first[0]
+    safety = TurnSafety(depth, nodes, order=order, stop=stop, clock=time.process_time)
+    # The checks' time is CPU time, and never less than the floor: on a loaded machine
+    # they do the same work as on an idle one.  Without a time budget, nodes alone.
+    cpu_deadline = None
+    if deadline is not None:
+        left = max(deadline - time.perf_counter(), TACTICS_SECONDS)
+        cpu_deadline = time.process_time() + left
+    legal: list[Move] = state.legal_moves()
+    rest = order(state, legal) if order is not None else legal
+    fallback: Move | None = None
+    seen: set[Move] = set()
+    move: Move
+    for move in (*first, *rest):
+        if move in seen:
+            continue
+        seen.add(move)
+        if guard is not None and move != best and guard.fate(state, move) == LOST:
+            continue  # (no deadline: the guard's nodes bound it, a late clock must not)
+        if safety.solver.nodes > nodes:
+            break
+        if cpu_deadline is not None and time.process_time() > cpu_deadline:
+            break
+        verdict = safety.fate(state, move, cpu_deadline)
+        if verdict == SAFE:
+            return move
+        if verdict == UNKNOWN and fallback is None:
+            fallback = move
+    return fallback if fallback is not None else best
 
 
 def _prior_order(state: State[Any]) -> Callable[[State[Any], list[Move]], list[Move]] | None:
