@@ -6,9 +6,8 @@ were proved by the solver: ``win`` positions list every first move that keeps a
 forced win within 3 decisions, ``defend`` positions the moves after which the
 opponent forces no win within 3 decisions once the mover's whole turn is over
 (:class:`tablier.ai.tactics.TurnSafety`).  The player must play one of them, at a
-fixed small simulation budget (what a loaded machine leaves) and as the level is
-configured (1.7 s; its tactical steps count CPU time, but the level's wall-clock promise
-caps them, so on a machine loaded far beyond its cores this variant can miss a proof).
+fixed small simulation budget (what a loaded machine leaves; the timed levels are not
+tested here, see below).
 """
 
 from __future__ import annotations
