@@ -444,7 +444,12 @@ def checks_deadline(seconds: float, checks: bool, start: float) -> float:
 
 def wall_stop(until: float, outer: Callable[[], bool] | None) -> Callable[[], bool]:
     """A ``stop`` that answers True once the wall clock passes ``until`` or ``outer`` does."""
-    return lambda: time.perf_counter() > until or (outer is not None and outer())
+    return _either(lambda: time.perf_counter() > until, outer)
+
+
+def _either(first: Callable[[], bool], outer: Callable[[], bool] | None) -> Callable[[], bool]:
+    """A ``stop`` that answers True when ``first`` or ``outer`` (if any) does."""
+    return lambda: first() or (outer is not None and outer())
 
 
 def forced_win(
@@ -498,21 +503,31 @@ def safest_move(
     after the move and the rest of the mover's turn, the opponent must not
     force a win within ``depth`` decisions.  ``first`` (the search's choice,
     then its next best moves) comes first, then, if none is safe, the other
-    legal moves in ``order``, until one is found safe or the budgets (``nodes``
-    solver nodes in all, the wall-clock ``deadline`` turned into CPU time, never
-    less than :data:`TACTICS_SECONDS`) run out; then the first candidate not
+    legal moves in ``order``, until one is found safe or the budgets run out:
+    ``nodes`` solver nodes in all, and the wall-clock ``deadline``, except that
+    the checks always get :data:`TACTICS_SECONDS` of CPU time (never more CPU time
+    than the wall time left when they start); then the first candidate not
     proven lost, else ``first[0]``.  With a rule ``guard``, candidates it proves
     lost are skipped (``first[0]`` is its choice).  The tactical step of
     ``hard``, ``expert`` and ``master`` after their search.
     """
     best = first[0]
-    safety = TurnSafety(depth, nodes, order=order, stop=stop, clock=time.process_time)
-    # The checks' time is CPU time, and never less than the floor: on a loaded machine
-    # they do the same work as on an idle one.  Without a time budget, nodes alone.
+    # The checks get at least the floor of CPU time (on a loaded machine they do that much
+    # of the work of an idle one), and beyond it the wall-clock time left: past the
+    # deadline, once the floor is spent, they stop.  Without a time budget, nodes alone.
     cpu_deadline = None
+    over: Callable[[], bool] | None = None
     if deadline is not None:
-        left = max(deadline - time.perf_counter(), TACTICS_SECONDS)
-        cpu_deadline = time.process_time() + left
+        wall_deadline = deadline
+        cpu_now = time.process_time()
+        floor_end = cpu_now + TACTICS_SECONDS
+        cpu_deadline = cpu_now + max(deadline - time.perf_counter(), TACTICS_SECONDS)
+
+        def over() -> bool:
+            return time.perf_counter() > wall_deadline and time.process_time() > floor_end
+
+    checks_stop = stop if over is None else _either(over, stop)
+    safety = TurnSafety(depth, nodes, order=order, stop=checks_stop, clock=time.process_time)
     legal: list[Move] = state.legal_moves()
     rest = order(state, legal) if order is not None else legal
     fallback: Move | None = None
@@ -527,6 +542,8 @@ def safest_move(
         if safety.solver.nodes > nodes:
             break
         if cpu_deadline is not None and time.process_time() > cpu_deadline:
+            break
+        if over is not None and over():
             break
         verdict = safety.fate(state, move, cpu_deadline)
         if verdict == SAFE:
