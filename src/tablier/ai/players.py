@@ -464,9 +464,10 @@ def forced_win(
     """The first move of a forced win the mover is proved to have, or None.
 
     The solver looks ``depth`` decisions deep (at most ``nodes`` positions and
-    ``seconds`` of CPU time: a loaded machine leaves it the same work), then the
-    game's deeper proofs (:attr:`~tablier.ai.knowledge.Knowledge.forced_win`,
-    XoBo's threat-space search) get ``threat_nodes``; ``stop`` ends both early.
+    ``seconds`` of CPU time: a loaded machine leaves it the same work; ``stop``
+    ends it early), then the game's deeper proofs
+    (:attr:`~tablier.ai.knowledge.Knowledge.forced_win`, XoBo's threat-space
+    search) get ``threat_nodes`` positions and ``seconds``.
     The tactical step of ``hard``, ``expert`` and ``master`` before their search.
     """
     solver = Solver(
