@@ -542,9 +542,7 @@ def safest_move(
             continue  # (no deadline: the guard's nodes bound it, a late clock must not)
         if safety.solver.nodes > nodes:
             break
-        if cpu_deadline is not None and time.process_time() > cpu_deadline:
-            break
-        if over is not None and over():
+        if over is not None and over():  # (implies the CPU deadline has passed too)
             break
         verdict = safety.fate(state, move, cpu_deadline)
         if verdict == SAFE:
