@@ -154,6 +154,21 @@ def test_the_analysis_board_line_has_views_and_legal_moves(client):
     assert len(r.json()["views"]) == 2 and len(r.json()["move_views"]) == 1
 
 
+def test_the_line_names_the_variant_or_the_changed_options(client):
+    """What the page's heading is made of (docs/web-client.md, "Analysis")."""
+    named = {}
+    for spec in ("volo", "volo:board=mini", "voldetour:repetition=on", "xobo:stack=three"):
+        r = client.post("/api/analysis/line", json={"spec": spec, "moves": []})
+        assert r.status_code == 200, r.text
+        named[spec] = (r.json()["variant"], r.json()["changed"])
+    assert named == {
+        "volo": ("standard", {}),
+        "volo:board=mini": ("mini", {"board": "mini"}),
+        "voldetour:repetition=on": (None, {"repetition": "True"}),
+        "xobo:stack=three": (None, {"stack": "three"}),
+    }
+
+
 def test_bounds_are_4xx_with_codes(client, sqlite_url):
     assert code(client.post("/api/analysis", json={"spec": "chess", "moves": []})) == (
         422,

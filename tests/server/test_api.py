@@ -485,6 +485,10 @@ def test_record_parse_for_review(shared_client):
             assert parsed["views"][-1] == snap["view"]
             assert [m["notation"] for m in parsed["move_views"]] == snap["moves"]
             assert parsed["headers"]["Game"] == name
+            # a game made with no options is its first variant (none for a game without)
+            variants = tablier.games.get(name).VARIANTS
+            assert parsed["changed"] == {}
+            assert parsed["variant"] == (variants[0].key if variants else None)
     game = tablier.games.get("xobo")
     first = game.move_text(game.initial_state(), game.initial_state().legal_moves()[0])
     broken = f'[Game "xobo"]\n\n1. {first} ; {first}\n*\n'

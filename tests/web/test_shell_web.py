@@ -244,7 +244,9 @@ def test_export_and_import_a_record(live_server, new_page, screenshot, tmp_path)
     page.wait_for_url("**/review")
     expect(page.get_by_test_id("move-item")).to_have_count(4)
     assert height(page, "a1") == 1
-    expect(page.get_by_test_id("record-spec")).to_contain_text("stack=three")
+    expect(page.get_by_test_id("record-spec")).to_contain_text("stack=three")  # the exact spec
+    # and the game in words: the option changed from its default, as the lobby names it
+    expect(page.get_by_test_id("record-spec")).to_contain_text("(Stacking: Exactly three")
     page.locator("body").press("ArrowLeft")
     page.locator("body").press("ArrowLeft")
     assert height(page, "d5") == 0 and height(page, "e4") == 1

@@ -597,6 +597,39 @@ class Game(ABC, Generic[S, M]):
         """Join this game's spec and a position body into a position string."""
         return f"{self.spec} {body}"
 
+    def variant(self) -> Variant | None:
+        """The first of :attr:`VARIANTS` that is exactly this game (its options, the others
+        at their defaults), or None: how a page names the game (docs/web-client.md).
+
+        >>> from tablier.games import from_spec
+        >>> from_spec("volo:board=mini").variant().key
+        'mini'
+        >>> from_spec("volo:board=mini,supply=40").variant() is None
+        True
+        """
+        for variant in self.VARIANTS:
+            if type(self)(**variant.options) == self:
+                return variant
+        return None
+
+    def changed_options(self) -> dict[str, str]:
+        """The options given other values than their defaults, as text, leaving out those
+        that follow from the others (such as Volo's supply from its board).
+
+        >>> from tablier.games import from_spec
+        >>> from_spec("volo:board=mini").changed_options()
+        {'board': 'mini'}
+        >>> from_spec("volo:supply=40").changed_options()
+        {'supply': '40'}
+        """
+        default = type(self)()._options
+        changed = {k: v for k, v in self._options.items() if default[k] != v}
+        for name in list(changed):
+            rest = {k: v for k, v in changed.items() if k != name}
+            if type(self)(**rest) == self:
+                changed = rest
+        return {k: _format_value(v) for k, v in changed.items()}
+
     # -- helpers ------------------------------------------------------------
 
     def player_name(self, player: int) -> str:

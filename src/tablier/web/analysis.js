@@ -13,7 +13,7 @@
 //   game is over.
 
 import { ApiError, csrfToken, request, errorText, responseError } from "./api.js";
-import { t } from "./i18n.js";
+import { language, specTitle, t } from "./i18n.js";
 import { navigate } from "./router.js";
 import { clear, el, loadStylesheet, svg } from "./ui.js";
 import { Viewer } from "./viewer.js";
@@ -31,8 +31,14 @@ export function analysisHref(spec, moves, ply = null) {
   return `/analysis/${encodeURIComponent(spec)}${text ? `?${text}` : ""}`;
 }
 
+/** A win estimate as a percentage, written the page's language's way ("53,8 %" in French). */
 function percent(value) {
-  return `${Math.round(1000 * value) / 10}%`;
+  return new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 1 }).format(value);
+}
+
+/** A count with the page's language's digit grouping ("32 824" in French). */
+function count(n) {
+  return new Intl.NumberFormat(language()).format(n);
 }
 
 function lost(err) {
@@ -91,7 +97,7 @@ export async function streamed(path, body, onProgress, signal) {
 }
 
 function progressLine(progress) {
-  return t("{n} simulations", { n: progress.simulations || 0 });
+  return t("{n} simulations", { n: count(progress.simulations || 0) });
 }
 
 // -- the analysis board -----------------------------------------------------------------
@@ -195,7 +201,7 @@ export class AnalysisPage {
       const line = await this.loadLine(this.mainline);
       this.game = line.game;
       await this.viewer.ensureBoard(line.game);
-      this.viewer.status.textContent = t("Analysis of {game}", { game: line.spec });
+      this.viewer.status.textContent = t("Analysis of {game}", { game: specTitle(line) });
       let node = this.root;
       for (let i = 0; i < Math.min(this.startPly, line.moves.length); i++) node = node.child(line.moves[i]);
       this.goto(node || this.root);
@@ -335,7 +341,7 @@ export class AnalysisPage {
     const running = !!progress;
     this.progress.value = progress ? progress.fraction || 0 : result ? 1 : 0;
     this.progressText.textContent = progress ? progressLine(progress) : result
-      ? t("{n} simulations", { n: result.simulations }) : t("Thinking…");
+      ? t("{n} simulations", { n: count(result.simulations) }) : t("Thinking…");
     this.page.classList.toggle("analysing", !!running);
     clear(this.topMoves);
     clear(this.line);
@@ -359,7 +365,7 @@ export class AnalysisPage {
       this.topMoves.append(el("tr", { "data-testid": "top-move" },
         el("td", {}, el("button", { type: "button", class: "link", onclick: () => this.play(stat.move) },
           stat.move)),
-        el("td", {}, String(stat.visits)), el("td", {}, win)));
+        el("td", {}, count(stat.visits)), el("td", {}, win)));
     }
     result.line.forEach((move, i) => {
       if (i) this.line.append(" ");

@@ -138,6 +138,30 @@ export function localView(game, view) {
 }
 
 /**
+ * A game's name with its rules in the page's language, from what the server says of a spec
+ * (`{game, title, variant, changed}`, docs/web.md): the title (label game.<game>.title), and
+ * in brackets when options were changed the variant's label (game.<game>.variant.<key>) if a
+ * variant is exactly them, else each changed option and its value in words
+ * (game.<game>.option.<name> and .<value>), as the lobby's form names them.
+ */
+export function specTitle(info) {
+  const game = info.game;
+  const title = label(`game.${game}.title`, info.title || game);
+  const changed = Object.entries(info.changed || {});
+  if (!changed.length) return title;
+  if (info.variant) {
+    return t("{game} ({options})", { game: title, options: label(`game.${game}.variant.${info.variant}`, info.variant) });
+  }
+  const words = changed.map(([name, value]) => {
+    const key = `game.${game}.option.${name}`;
+    return t("{option}: {value}", { option: label(key, name), value: label(`${key}.${String(value).toLowerCase()}`, value) });
+  });
+  let options = words[0];
+  for (const item of words.slice(1)) options = t("{list}, {item}", { list: options, item });
+  return t("{game} ({options})", { game: title, options });
+}
+
+/**
  * Why a game ended, in the page's language: the label game.<game>.reason.<reason> (or
  * reason.<reason> for the server's own), with {winner} and {loser} filled from `players`;
  * the engine's message when no label has it.

@@ -3,7 +3,7 @@
 
 import { analysisHref, ReviewPanel } from "./analysis.js";
 import { loadReview, setSetting, settings } from "./store.js";
-import { t } from "./i18n.js";
+import { specTitle, t } from "./i18n.js";
 import { download, el } from "./ui.js";
 import { navigate } from "./router.js";
 import { Viewer } from "./viewer.js";
@@ -23,7 +23,8 @@ export class ReviewPage {
       return;
     }
     const headers = el("dl", { class: "headers", "data-testid": "record-headers" },
-      el("dt", {}, t("Game")), el("dd", { "data-testid": "record-spec" }, String(this.data.spec || this.data.game)));
+      el("dt", {}, t("Game")), el("dd", { "data-testid": "record-spec" }, specTitle(this.data), el("br"),
+        el("code", { class: "meta" }, String(this.data.spec || this.data.game))));
     for (const [key, value] of Object.entries(this.data.headers || {})) {
       if (key === "Game") continue;
       headers.append(el("dt", {}, key), el("dd", {}, String(value)));
@@ -69,7 +70,7 @@ export class ReviewPage {
       v.result = { result: tags.Result, winner: winners[tags.Result], reason: tags.Reason || "",
         message: tags.Reason || "" };
     }
-    v.status.textContent = t("Reviewing a record of {game}", { game: this.data.spec || this.data.game });
+    v.status.textContent = t("Reviewing a record of {game}", { game: specTitle(this.data) });
     await v.ensureBoard(this.data.game);
     v.render();
   }

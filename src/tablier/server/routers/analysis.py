@@ -143,6 +143,8 @@ async def analysis_line(body: LineBody, request: Request) -> Response:
             "game": game.name,
             "spec": game.spec,
             "title": game.title,
+            "variant": (v.key if (v := game.variant()) else None),
+            "changed": game.changed_options(),
             "moves": [game.move_text(s, m) for s, m in zip(states, parsed, strict=False)],
             "views": [game.state_view(s) for s in states],
             "move_views": [game.move_view(s, m) for s, m in zip(states, parsed, strict=False)],

@@ -50,6 +50,8 @@ def parse_record(text: str, max_plies: int) -> dict[str, Any]:
         "game": game.name,
         "spec": game.spec,
         "title": game.title,
+        "variant": (v.key if (v := game.variant()) else None),
+        "changed": game.changed_options(),
         "headers": headers,
         "moves": [d.move for d in record.moves],
         "comments": [d.comment for d in record.moves],
