@@ -9,6 +9,7 @@ import pytest
 
 import tablier.games
 from tablier.core.errors import InvalidOptionError, TablierError, UnknownGameError
+from tablier.core.game import Variant
 
 CASES = [
     (name, options)
@@ -79,3 +80,28 @@ def test_default_views_are_json_and_name_the_move():
         mv = game.move_view(state, move)
         assert json.loads(json.dumps(mv)) == mv
         assert game.parse_move(state, mv["notation"]) == move
+
+
+def test_variant_and_changed_options_name_a_game_as_a_page_does():
+    from .toygame import Toy
+
+    class Tied(Toy):
+        """A misère game needs an odd pile: an option that another one needs."""
+
+        VARIANTS = (Variant("plain"), Variant("short-misere", {"pile": 5, "rule": "misere"}))
+
+        def _resolve_options(self, values: dict) -> dict:
+            if values["rule"] == "misere" and values["pile"] % 2 == 0:
+                raise InvalidOptionError("a misère game needs an odd pile")
+            return super()._resolve_options(values)
+
+    assert Tied().variant() == Variant("plain") and Tied().changed_options() == {}
+    assert Tied(pile=5, rule="misere").variant() == Variant(
+        "short-misere", {"pile": 5, "rule": "misere"}
+    )
+    # the pile is needed (the rule alone is refused), so both are named
+    odd = Tied(pile=7, rule="misere")
+    assert odd.variant() is None
+    assert odd.changed_options() == {"pile": "7", "rule": "misere"}
+    assert Tied(pile=7).changed_options() == {"pile": "7"}
+    assert Toy().variant() is None  # a game without variants

@@ -626,7 +626,11 @@ class Game(ABC, Generic[S, M]):
         changed = {k: v for k, v in self._options.items() if default[k] != v}
         for name in list(changed):
             rest = {k: v for k, v in changed.items() if k != name}
-            if type(self)(**rest) == self:
+            try:
+                follows = type(self)(**rest) == self
+            except TablierError:  # the others alone are no game: this option is needed
+                follows = False
+            if follows:
                 changed = rest
         return {k: _format_value(v) for k, v in changed.items()}
 
