@@ -124,15 +124,10 @@ def variant_key(game: Game[Any, Any]) -> str | None:
     >>> variant_key(get("volo", board="mini")), variant_key(get("volo"))
     ('mini', 'standard')
     """
-    cls = type(game)
-    variants = cls.VARIANTS or ()
-    for variant in variants:
-        try:
-            if cls(**dict(variant.options)).spec == game.spec:
-                return variant.key
-        except TablierError:  # pragma: no cover - a declared variant is valid
-            continue
-    if not variants and cls().spec == game.spec:
+    found = game.variant()
+    if found is not None:
+        return found.key
+    if not type(game).VARIANTS and type(game)().spec == game.spec:
         return "standard"
     return None
 

@@ -111,14 +111,10 @@ def variant_of(spec: str) -> str | None:
     'mini'
     """
     try:
-        game = registry.from_spec(spec)
-        cls = registry.game_class(game.name)
-        for variant in cls.VARIANTS:
-            if registry.get(game.name, **variant.options).spec == game.spec:
-                return str(variant.key)
+        variant = registry.from_spec(spec).variant()
     except TablierError:
         return None
-    return None
+    return None if variant is None else variant.key
 
 
 @functools.lru_cache(maxsize=256)

@@ -320,10 +320,8 @@ def _rating(row: dict[str, Any]) -> dict[str, Any]:
         game = registry.from_spec(pool)
         name, title = game.name, game.title
         # the variant whose options make this spec, so the page can name it in its language
-        for v in registry.game_class(name).VARIANTS:
-            if registry.get(name, **v.options).spec == game.spec:
-                variant = v.key
-                break
+        found = game.variant()
+        variant = None if found is None else found.key
     except TablierError:
         name, title = pool.split(":", 1)[0], pool
     return {

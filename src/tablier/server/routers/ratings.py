@@ -57,15 +57,8 @@ def pool_of(game: str, variant: str | None = None, spec: str | None = None) -> t
             built = registry.get(cls.name)
     except TablierError as exc:
         raise ApiError(422, "bad_option", exc) from None
-    key = next(
-        (
-            k
-            for k, options in variants.items()
-            if registry.get(cls.name, **options).spec == built.spec
-        ),
-        "",
-    )
-    return built.spec, key
+    found = built.variant()
+    return built.spec, "" if found is None else found.key
 
 
 @router.get("/leaderboard/{game}", responses=error_responses(404, 422))
