@@ -320,6 +320,9 @@ def test_the_leaderboard_orders_and_bounds(app_client):
     ] == ["m1"]
     by_spec = client.get("/api/leaderboard/volo", params={"spec": mini}).json()
     assert by_spec["variant"] == "mini" and by_spec["players"][0]["user"] == "m1"
+    assert by_spec["changed"] == {"board": "mini"}
+    other = client.get("/api/leaderboard/volo", params={"spec": "volo:supply=40"}).json()
+    assert other["variant"] == "" and other["changed"] == {"supply": "40"}
     for bad in ("limit=0", "limit=101", "provisional=maybe"):
         r = client.get(f"/api/leaderboard/volo?{bad}")
         assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"

@@ -3,7 +3,7 @@
 // Provisional ratings are left out unless the box is ticked, as on lichess.
 
 import { ApiError, errorText, request } from "./api.js";
-import { label, t } from "./i18n.js";
+import { label, specTitle, t } from "./i18n.js";
 import { ratingText } from "./ratings.js";
 import { clear, el } from "./ui.js";
 
@@ -71,7 +71,10 @@ export class LeaderboardPage {
       for (const key of data.variants) {
         select.append(el("option", { value: key }, label(`game.${data.game}.variant.${key}`, key)));
       }
-      if (!data.variant) select.append(el("option", { value: "" }, data.pool));
+      if (!data.variant) {
+        select.append(el("option", { value: "", title: data.pool },
+          specTitle({ game: data.game, title: data.title, variant: null, changed: data.changed })));
+      }
       select.value = data.variant;
       select.addEventListener("change", () => {
         this.variant = select.value || null;

@@ -2,8 +2,8 @@
 
 ``GET /api/leaderboard/<game>?variant=KEY&limit=N&provisional=false`` answers the pool
 (``spec``: the game with the variant's options; the game's default options without
-``variant``; or ``spec=`` for any option set), the game's ``variants`` (to switch pools)
-and ``players``: ``[{rank, user, username, kind, rating, rd, games, provisional,
+``variant``; or ``spec=`` for any option set), its ``changed`` options (to name a pool that
+is no variant), the game's ``variants`` (to switch pools) and ``players``: ``[{rank, user, username, kind, rating, rd, games, provisional,
 updated}]``, highest rating first, at most ``limit`` (1–100, default 50).  Provisional
 ratings (deviation over 110) are left out unless ``provisional=true``, as on lichess.
 """
@@ -83,6 +83,8 @@ async def get_leaderboard(
         "title": cls.title,
         "variant": key,
         "pool": pool,
+        # the options changed from the defaults, to name a pool that is no variant in words
+        "changed": registry.from_spec(pool).changed_options(),
         "variants": [v.key for v in cls.VARIANTS],
         "provisional_rd": PROVISIONAL_RD,
         "rated_players": total,
