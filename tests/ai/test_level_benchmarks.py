@@ -4,6 +4,7 @@ the time per decision and the ladder (tiny runs; the figures are the scripts' bu
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -191,3 +192,28 @@ def test_level_ladder_plans_and_plays(tmp_path):
         "--out", str(tmp_path),
     )  # fmt: skip
     assert "| xobo | easy | random | 2 |" in out and "| xobo | easy | beginner | 2 |" in out
+
+
+def test_voldetour_turns_lists_every_one_action_turn_and_the_search(tmp_path):
+    turns = _module("voldetour_turns")
+    game = get("voldetour", pieces="mini")
+    state = game.initial_state()
+    for text in ("B111", "B111@b3:1x1x1", "end"):  # Black's first turn: a block by the tower
+        state = state.apply(game.parse_move(state, text))
+    listed = turns.one_action_turns(state)
+    # every decision of the mover, a taken piece once per square it can go to
+    expected = 0
+    for move in state.legal_moves():
+        after = state.apply(move)
+        expected += len(after.legal_moves()) if after.hand is not None else 1
+    assert len(listed) == expected and listed == sorted(listed)
+    record = tmp_path / "games.jsonl"
+    moves = ["B111", "B111@b3:1x1x1", "end"]
+    record.write_text(json.dumps({"index": 3, "game": game.spec, "moves": moves}) + "\n")
+    out = run(
+        "voldetour_turns.py",
+        "--record", str(record), "--index", "3", "--ply", "3",
+        "--level", "hard:iterations=30,seconds=none", "--top", "3",
+    )  # fmt: skip
+    assert f"{len(listed)} one-action turns" in out and "hard:iterations=30" in out
+    assert "plays " in out
