@@ -3,9 +3,10 @@
 ``GET /api/leaderboard/<game>?variant=KEY&limit=N&provisional=false`` answers the pool
 (``spec``: the game with the variant's options; the game's default options without
 ``variant``; or ``spec=`` for any option set), its ``changed`` options (to name a pool that
-is no variant), the game's ``variants`` (to switch pools) and ``players``: ``[{rank, user, username, kind, rating, rd, games, provisional,
-updated}]``, highest rating first, at most ``limit`` (1–100, default 50).  Provisional
-ratings (deviation over 110) are left out unless ``provisional=true``, as on lichess.
+is no variant), the game's ``variants`` (to switch pools) and ``players``: ``[{rank, user,
+username, kind, rating, rd, games, provisional, updated}]``, highest rating first, at most
+``limit`` (1–100, default 50).  Provisional ratings (deviation over 110) are left out unless
+``provisional=true``, as on lichess.
 """
 
 from __future__ import annotations
