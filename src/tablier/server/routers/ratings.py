@@ -11,13 +11,14 @@ username, kind, rating, rd, games, provisional, updated}]``, highest rating firs
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from anyio import to_thread
 from fastapi import APIRouter, Query
 
 from ... import games as registry
 from ...core.errors import TablierError
+from ...core.game import Game
 from ..deps import Service
 from ..errors import ApiError
 from ..models import error_responses
@@ -28,13 +29,13 @@ __all__ = ["pool_of", "router"]
 router = APIRouter(prefix="/api", tags=["ratings"])
 
 
-def pool_of(game: str, variant: str | None = None, spec: str | None = None) -> tuple[str, str]:
-    """The pool (a spec) of ``game`` with ``variant`` or ``spec``, and the variant's key
-    (``""``: none matches); ``404 not_found`` for an unknown game, ``422 bad_option`` for
-    an unknown variant or a spec the game refuses.
+def pool_of(game: str, variant: str | None = None, spec: str | None = None) -> Game[Any, Any]:
+    """The game whose spec is the pool of ``game`` with ``variant`` or ``spec``;
+    ``404 not_found`` for an unknown game, ``422 bad_option`` for an unknown variant or a
+    spec the game refuses.
 
-    >>> spec, key = pool_of("volo", "mini")
-    >>> spec.startswith("volo:board=mini,"), key
+    >>> built = pool_of("volo", "mini")
+    >>> built.spec.startswith("volo:board=mini,"), built.variant().key
     (True, 'mini')
     """
     try:
@@ -58,8 +59,7 @@ def pool_of(game: str, variant: str | None = None, spec: str | None = None) -> t
             built = registry.get(cls.name)
     except TablierError as exc:
         raise ApiError(422, "bad_option", exc) from None
-    found = built.variant()
-    return built.spec, "" if found is None else found.key
+    return built
 
 
 @router.get("/leaderboard/{game}", responses=error_responses(404, 422))
@@ -72,21 +72,21 @@ async def get_leaderboard(
     provisional: Annotated[bool, Query(description="include provisional ratings")] = False,
 ) -> dict:
     """The best ratings of a game's pool (see the module docstring)."""
-    pool, key = pool_of(game[:40], variant, spec)
+    built = pool_of(game[:40], variant, spec)
+    pool, found = built.spec, built.variant()
     engine = service.storage.engine
     rows = await to_thread.run_sync(
         lambda: leaderboard(engine, pool, limit, provisional=provisional)
     )
     total = await to_thread.run_sync(count_rated, engine, pool)
-    cls = registry.game_class(game[:40])
     return {
-        "game": cls.name,
-        "title": cls.title,
-        "variant": key,
+        "game": built.name,
+        "title": built.title,
+        "variant": "" if found is None else found.key,
         "pool": pool,
         # the options changed from the defaults, to name a pool that is no variant in words
-        "changed": registry.from_spec(pool).changed_options(),
-        "variants": [v.key for v in cls.VARIANTS],
+        "changed": built.changed_options(),
+        "variants": [v.key for v in built.VARIANTS],
         "provisional_rd": PROVISIONAL_RD,
         "rated_players": total,
         "players": [{"rank": i + 1, **row.to_json()} for i, row in enumerate(rows)],
