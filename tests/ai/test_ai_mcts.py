@@ -159,3 +159,110 @@ def test_time_budget_and_progress(mini):
     assert seen and seen[-1].fraction == 1.0
     assert seen[-1].iterations == search.iterations > 0
     assert seen[-1].best is not None
+
+
+def _ranked_knowledge():
+    """Uniform priors and playouts, and a turn prior that prefers the higher move numbers."""
+    from tablier.ai.knowledge import Knowledge
+
+    return Knowledge(turn_prior=lambda state, moves: [1.0 + m.k for m in moves])
+
+
+def _nodes(node):
+    """Every expanded node below ``node`` (included), with its state."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.children is not None:
+            yield n
+            stack.extend(c for c in n.children if c.children is not None)
+
+
+def _wide_root(branching=8):
+    """A tree game root with ``branching`` moves, none of them ending the game."""
+    for seed in range(200):
+        state = TreeGame(seed=seed, depth=6, branching=branching).initial_state()
+        moves = state.legal_moves()
+        if len(moves) == branching and all(state.apply(m).outcome is None for m in moves):
+            return state
+    raise AssertionError("no such tree")
+
+
+def test_a_turn_prior_ranks_and_widens_the_turn_searched_for():
+    state = _wide_root()
+    turn = state.to_move
+    search = MCTS(state, seed=1, knowledge=_ranked_knowledge())
+    search.search(iterations=30)
+    root = search.root
+    # ranked best first; with few visits only the first widen_first children are searched
+    assert root.ranked
+    assert [c.move.k for c in root.children] == list(range(7, -1, -1))
+    assert root.children[0].prior == 1.0
+    visited = {c.move.k for c in root.children if c.n}
+    assert visited <= {7, 6, 5, 4, 3}
+    search.search(iterations=3000)
+    own = [n for n in _nodes(root) if n.ranked]
+    # ranked: the nodes where the searched player decides, reached by their decisions alone
+    for node in _nodes(root):
+        if node is root:
+            continue
+        if node.state.to_move != turn:
+            assert not node.ranked
+    assert len(own) >= 2  # the root, and a node of the same turn (the player decides again)
+    for node in own:
+        # best prior first (a child proven a win at once comes before; one proven later
+        # by the search stays where it was: it was reached, so it was within the width)
+        priors = [c.prior for c in node.children if c.proven != 1.0]
+        assert priors == sorted(priors, reverse=True)
+
+
+def test_ranked_children_are_searched_more_widely_as_visits_grow(mini):
+    import dataclasses
+
+    from tablier.ai.knowledge import knowledge_for
+
+    def turn_prior(state, moves):
+        """The legal order: the first legal moves are best."""
+        order = {move: i for i, move in enumerate(state.legal_moves())}
+        return [float(len(order) - order[move]) for move in moves]
+
+    knowledge = dataclasses.replace(knowledge_for(mini), turn_prior=turn_prior)
+    state = mini.initial_state()
+    search = MCTS(state, seed=1, knowledge=knowledge)
+    assert search._width(40) == 5 and search._width(53) == 6 and search._width(2000) >= 18
+    for budget in (40, 400, 2000):
+        search.search(iterations=budget)
+        root = search.root
+        assert [c.move for c in root.children] == state.legal_moves()
+        width = search._width(root.n)
+        visited = [i for i, c in enumerate(root.children) if c.n]
+        assert visited and max(visited) < width  # never beyond the width
+        assert len(visited) >= min(width, len(root.children)) - 1
+    assert len(visited) > 15
+
+
+def test_without_the_turn_prior_nothing_is_ranked():
+    state = _wide_root()
+    search = MCTS(state, seed=1, knowledge=_ranked_knowledge(), config=MCTSConfig(turn_prior=False))
+    search.search(iterations=30)
+    assert not any(n.ranked for n in _nodes(search.root))
+    assert [c.move.k for c in search.root.children] == list(range(8))
+    assert len([c for c in search.root.children if c.n]) == 8  # all tried at once
+
+
+def test_a_kept_tree_is_ranked_when_its_turn_comes():
+    # The opponent's nodes searched while it was not their turn get ranked once the
+    # tree is re-rooted on them (their children were made with the cheap prior).
+    state = _wide_root()
+    search = MCTS(state, seed=2, knowledge=_ranked_knowledge())
+    search.search(iterations=2000)
+    turn = state.to_move
+    target = next(
+        n for n in _nodes(search.root) if n.state.to_move != turn and n.children and not n.ranked
+    )
+    assert search.advance(target.state)
+    assert not search.root.ranked
+    search.search(iterations=1)
+    assert search.root.ranked
+    keys = [c.prior for c in search.root.children]
+    assert keys == sorted(keys, reverse=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tablier.ai.knowledge import knowledge_for
 from tablier.games import get
 from tablier.games.voldetour import ai as vold_ai
@@ -101,3 +103,62 @@ def test_evaluation_symmetric_start_and_penalises_staying():
     assert left and all(vold_ai._stuck(s, 0) == 0.0 for s in left)
     assert knowledge_for(game).evaluate is vold_ai.evaluate
     assert knowledge_for(game).playout_depth == vold_ai.PLAYOUT_DEPTH
+
+
+#: Decision 900 of a `hard`-`medium` game that ran to the decision limit (docs/ai.md,
+#: "Stalled games"): both reserves empty, Black (`hard`) to move, path distances 18 and 21.
+STALLED = (
+    "voldetour:pieces=default,repetition=False,max_turns=none turn=557 lords=d5,h6"
+    " black=B111@g9:1x1x1,B112@h9:1x1x2,B113@d9:3x1x1,B122@e6:2x2x1,B123@d4+1:1x3x2,"
+    "S@h5:w,S@g6:n,S@g6+1:n,S@e7+1:w,S@g7:s white=B111@c3:1x1x1,B112@c4+1:1x2x1,"
+    "B113@d6:1x3x1,B122@c4:2x2x1,B123@h6:1x2x3,S@g6:u,S@g6+1:u,S@e8:w,S@f8:n,S@g9+1:n"
+)
+
+
+def _turn_end(state, player):
+    """Play ``player``'s search to the end of its turn; the position then."""
+    mover = state.to_move
+    while state.to_move == mover and state.outcome is None:
+        state = state.apply(player.choose(state))
+    return state
+
+
+def test_turn_prior_looks_past_the_take_to_its_best_put():
+    from tablier.games import parse_position
+
+    state = parse_position(STALLED)
+    moves = state.legal_moves()
+    weights = dict(zip(map(str, moves), vold_ai.turn_prior(state, moves), strict=True))
+    # The take ranked first is one whose best put brings Black's Lord nearer; without the
+    # look past the take, the Lord's steps (no gain) weighed as much as any take.
+    best = max(weights, key=weights.__getitem__)
+    taken = state.apply(state.game.parse_move(state, best))
+    assert taken.hand is not None
+    gains = [vold_ai.path_distance(taken.apply(put), 0) for put in taken.legal_moves()]
+    assert min(gains) < vold_ai.path_distance(state, 0) == 18
+    assert weights[best] > 3 * weights["Ld5-d4"]
+
+
+def test_hard_moves_on_in_a_stalled_endgame():
+    from tablier.ai.players import make_player
+    from tablier.games import parse_position
+
+    state = parse_position(STALLED)
+    for seed in (1, 2):
+        player = make_player("hard:iterations=300,seconds=none", state.game, seed=seed)
+        end = _turn_end(state, player)
+        # the turn brings Black's Lord nearer and walls White's in (the search without the
+        # turn prior stepped the Lord one square, or back: a race of 2 to 4 at the end)
+        assert vold_ai.path_distance(end, 0) < 18
+        assert vold_ai.path_distance(end, 1) - vold_ai.path_distance(end, 0) >= 8
+
+
+def test_turn_prior_is_the_same_with_and_without_the_compiled_core():
+    from tablier.core.native import using
+
+    for state in _positions(6, seed=5):
+        moves = state.legal_moves()
+        fast = vold_ai.turn_prior(state, moves)
+        with using(False):
+            pure = vold_ai.turn_prior(state, moves)
+        assert fast == pytest.approx(pure, rel=1e-9, abs=1e-12)

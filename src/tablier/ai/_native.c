@@ -19,10 +19,11 @@
 
 enum {
     F_N, F_W, F_AN, F_AW, F_PRIOR, F_PROVEN, F_MOVE, F_STATE, F_MOVER, F_CHILDREN, F_INDEX,
-    F_COUNT
+    F_RANKED, F_COUNT
 };
 static const char *const FIELD_NAMES[F_COUNT] = {
     "n", "w", "an", "aw", "prior", "proven", "move", "state", "mover", "children", "index",
+    "ranked",
 };
 static PyObject *str_apply_unchecked, *str_outcome, *str_score, *str_to_move;
 
@@ -106,7 +107,7 @@ static int check_children(PyObject *children) {
 PyDoc_STRVAR(bind_doc,
              "bind(cls)\n--\n\n"
              "Use the slots of the node class ``cls``: n, w, an, aw, prior, proven, move,\n"
-             "state, mover, children and index.");
+             "state, mover, children, index and ranked.");
 
 static PyObject *bind(PyObject *module, PyObject *cls) {
     if (!PyType_Check(cls)) {
@@ -347,6 +348,7 @@ static PyObject *new_node(PyObject *move, PyObject *state, PyObject *mover, PyOb
     set_slot(node, F_CHILDREN, Py_NewRef(Py_None));
     set_slot(node, F_INDEX, Py_NewRef(Py_None));
     set_slot(node, F_PROVEN, Py_NewRef(Py_None));
+    set_slot(node, F_RANKED, Py_NewRef(zero));
     return node;
 }
 

@@ -17,6 +17,18 @@ name in it is optional:
     how promising the move looks before any search.  Used for progressive
     bias in the tree and for weighted playouts.
 
+``turn_prior(state, moves) -> list[float]``
+    A costlier prior for the decisions of the player searched for, over the rest
+    of their turn: the search uses it instead of ``move_prior`` at the root and
+    at the nodes reached from it by that player's own decisions (in a game whose
+    turn is several decisions, as Voldétour's, the rest of the turn; elsewhere
+    the root only).  There the children are ranked by it and widened
+    progressively: only the best few are searched at first, more as the node
+    gets visits (:data:`tablier.ai.mcts.WIDEN_FIRST`).  A game where a turn's
+    first decision is worth only what its later ones make of it (take a piece,
+    then put it on one of hundreds of squares) uses it to look the turn to its
+    end, so the search is not spread over every put.
+
 ``playout_policy(state, rng) -> Move | None``
     The move to play in a playout from ``state`` (``rng`` is a
     :class:`random.Random`); ``None`` means "fall back to the default"
@@ -78,6 +90,7 @@ class Knowledge:
     evaluate: Callable[[State[Any]], float] | None = None
     move_prior: Callable[[State[Any], Sequence[Move]], Sequence[float]] | None = None
     playout_policy: Callable[[State[Any], random.Random], Move | None] | None = None
+    turn_prior: Callable[[State[Any], Sequence[Move]], Sequence[float]] | None = None
     playout: Playout | None = None
     forced_win: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
     playout_depth: int = DEFAULT_PLAYOUT_DEPTH
@@ -90,6 +103,7 @@ class Knowledge:
             evaluate=getattr(module, "evaluate", None),
             move_prior=getattr(module, "move_prior", None),
             playout_policy=getattr(module, "playout_policy", None),
+            turn_prior=getattr(module, "turn_prior", None),
             playout=getattr(module, "playout", None),
             forced_win=getattr(module, "forced_win", None),
             playout_depth=int(getattr(module, "PLAYOUT_DEPTH", DEFAULT_PLAYOUT_DEPTH)),
@@ -101,6 +115,13 @@ class Knowledge:
         if self.move_prior is None or not moves:
             return [1.0] * len(moves)
         priors = _scaled(self.move_prior(state, moves))
+        return [1.0] * len(moves) if priors is None else priors
+
+    def turn_priors(self, state: State[Any], moves: Sequence[Move]) -> list[float]:
+        """The turn prior scaled to ``[0, 1]`` (best move 1); :meth:`priors` without one."""
+        if self.turn_prior is None or not moves:
+            return self.priors(state, moves)
+        priors = _scaled(self.turn_prior(state, moves))
         return [1.0] * len(moves) if priors is None else priors
 
     def value(self, state: State[Any], player: int) -> float:

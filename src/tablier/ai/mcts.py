@@ -58,6 +58,8 @@ __all__ = ["MCTS", "MCTSConfig", "MoveStat", "SearchProgress"]
 _LOSS = 0.0
 _DRAW = 0.5
 _WIN = 1.0
+#: ``_Node.ranked``: children in the game's order; ranked by the move prior; by the turn prior.
+_UNRANKED, _BY_PRIOR, _BY_TURN = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,12 @@ class MCTSConfig:
     playout_depth: int | None = None  # None: the game's PLAYOUT_DEPTH
     max_playout: int = 400  # plies of a full playout before it is scored a draw
     weighted_playouts: bool = True
+    # the game's turn prior, when it has one, ranks and widens the turn searched for
+    turn_prior: bool = True
+    turn_visits: int = 16  # a node of that turn gets the turn prior after this many visits
+    widen_first: int = 5
+    widen_visits: int = 40
+    widen_rate: float = 1.3
 
 
 @dataclass(frozen=True)
@@ -115,6 +123,7 @@ class _Node:
         "n",
         "prior",
         "proven",
+        "ranked",
         "state",
         "w",
     )
@@ -138,6 +147,7 @@ class _Node:
         self.children: list[_Node] | None = None
         self.index: dict[Move, _Node] | None = None  # the children by move, made for RAVE
         self.proven: float | None = None  # exact reward for ``mover``
+        self.ranked = _UNRANKED  # children ranked best first: by the move or the turn prior
 
 
 def _best_child_py(
@@ -337,6 +347,14 @@ if _native is not None:
     register(__name__, _switch)
 
 
+def _rank(node: _Node, how: int) -> None:
+    """Order ``node``'s children best first by their prior, proven wins first, for
+    progressive widening (:meth:`MCTS._width`)."""
+    assert node.children is not None
+    node.children.sort(key=lambda c: (c.proven == _WIN, c.prior), reverse=True)
+    node.ranked = how
+
+
 def _proven_label(value: float | None) -> str | None:
     if value is None:
         return None
@@ -370,6 +388,8 @@ class MCTS:
             depth = self.knowledge.playout_depth
         self._cut = depth if (self.config.cutoff and self.knowledge.evaluate is not None) else None
         self._fast_playout = self._playout_hook(state)
+        #: Rank the turn searched for by the game's turn prior (``_expand``, ``_width``).
+        self._ranking = self.config.turn_prior and self.knowledge.turn_prior is not None
         self.root = _Node(None, state, None, 1.0)
         self._restrict: set[Move] | None = None
         self.iterations = 0
@@ -414,16 +434,55 @@ class MCTS:
 
     # -- the search -----------------------------------------------------------------------
 
-    def _expand(self, node: _Node) -> None:
+    def _expand(self, node: _Node, own: bool = False) -> None:
+        """Make ``node``'s children; ``own``: a node of the turn searched for, whose
+        children are ranked for progressive widening (see :meth:`_select`)."""
         state = node.state
         moves = state.legal_moves()
-        priors = self.knowledge.priors(state, moves) if self.config.prior_bias else None
         cfg = self.config
+        rank = own and self._ranking
+        priors = self.knowledge.priors(state, moves) if cfg.prior_bias or rank else None
         node.children = _children(
             state, moves, priors or None, state.to_move, cfg.decisive, cfg.solver
         )
+        if rank:
+            _rank(node, _BY_PRIOR)
         if cfg.solver:
             self._update_proof(node)
+
+    def _rank_turn(self) -> None:
+        """Rank the nodes of the root's turn made before it was the turn searched for (a
+        kept tree), by the cheap prior their children got then."""
+        if not self._ranking:
+            return
+        turn = self.root.state.to_move
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            children = node.children
+            if children is None or node.state.to_move != turn:
+                continue
+            if not node.ranked:
+                _rank(node, _BY_PRIOR)
+            stack.extend(c for c in children if c.children is not None)
+
+    def _rank_by_turn(self, node: _Node) -> None:
+        """Give ``node``'s children the game's turn prior and rank them by it."""
+        children = node.children
+        assert children is not None
+        priors = self.knowledge.turn_priors(node.state, [c.move for c in children])
+        for child, prior in zip(children, priors, strict=True):
+            child.prior = prior
+        _rank(node, _BY_TURN)
+
+    def _width(self, visits: int) -> int:
+        """How many of a ranked node's children are searched after ``visits`` visits:
+        ``widen_first``, and one more each time the visits grow ``widen_rate`` times
+        beyond ``widen_visits`` (progressive unpruning, Chaslot et al. 2008)."""
+        cfg = self.config
+        if visits <= cfg.widen_visits:
+            return cfg.widen_first
+        return cfg.widen_first + int(math.log(visits / cfg.widen_visits) / math.log(cfg.widen_rate))
 
     def _update_proof(self, node: _Node) -> bool:
         """Prove ``node`` from its children when possible; True when it became proven."""
@@ -439,11 +498,21 @@ class MCTS:
             node.proven = best if node.mover == player else 1.0 - best
         return True
 
-    def _select(self, node: _Node) -> _Node:
+    def _select(self, node: _Node, own: bool = True) -> _Node:
+        """The child to follow; ``own``: ``node`` is of the turn searched for (where a
+        ranked node's children are widened progressively)."""
         cfg = self.config
         allowed = None
         if node is self.root and self._restrict is not None and node.children:
             allowed = [c for c in node.children if c.move in self._restrict] or None
+        if own and node.ranked:
+            if node.ranked == _BY_PRIOR and (node.n >= cfg.turn_visits or node is self.root):
+                self._rank_by_turn(node)
+            pool = node.children if allowed is None else allowed
+            assert pool is not None
+            width = self._width(node.n)
+            if width < len(pool):
+                allowed = pool[:width]
         return _descend(node, allowed, cfg.exploration, cfg.prior_bias, cfg.rave, cfg.rave_k)
 
     def _playout_hook(self, state: State[Any]) -> Playout | None:
@@ -506,6 +575,9 @@ class MCTS:
         path = [node]
         played: list[tuple[int, Move]] = []
         reward0: float
+        # still in the turn searched for (only its player's decisions so far)?
+        own = self._ranking
+        turn = node.state.to_move
         while True:
             if node.proven is not None and node is not self.root:
                 reward0 = node.proven if node.mover == 0 else 1.0 - node.proven
@@ -518,10 +590,13 @@ class MCTS:
                 if node.n == 0 and node is not self.root:
                     reward0 = self._playout(node.state, played)
                     break
-                self._expand(node)
+            if own:  # (the player to decide here made every decision so far)
+                own = node.state.to_move == turn
+            if node.children is None:
+                self._expand(node, own)
                 if node.proven is not None and node is not self.root:
                     continue
-            child = self._select(node)
+            child = self._select(node, own)
             mover = child.mover  # the player to decide at ``node``
             assert mover is not None
             played.append((mover, child.move))
@@ -569,7 +644,9 @@ class MCTS:
         next_report = start + progress_every
         done = 0
         if root.children is None:
-            self._expand(root)
+            self._expand(root, own=True)
+        else:
+            self._rank_turn()
         while True:
             if iterations is not None and done >= iterations:
                 break
@@ -618,7 +695,7 @@ class MCTS:
     def _root_children(self) -> list[_Node]:
         root = self.root
         if root.children is None:
-            self._expand(root)
+            self._expand(root, own=True)
         children = root.children or []
         if self._restrict is not None:
             allowed = [c for c in children if c.move in self._restrict]

@@ -635,6 +635,9 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
             "rule_nodes",
             "playout_depth",
             "max_playout",
+            "widen_first",
+            "turn_visits",
+            "widen_visits",
         ),
     )
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
