@@ -217,3 +217,27 @@ def test_voldetour_turns_lists_every_one_action_turn_and_the_search(tmp_path):
     )  # fmt: skip
     assert f"{len(listed)} one-action turns" in out and "hard:iterations=30" in out
     assert "plays " in out
+
+
+def test_voldetour_stalls_plays_on_from_a_recorded_game(tmp_path):
+    stalls = _module("voldetour_stalls")
+    game = get("voldetour", pieces="mini")
+    moves = ["B111", "B111@b3:1x1x1", "end"]
+    record = tmp_path / "games.jsonl"
+    record.write_text(json.dumps({"index": 5, "game": game.spec, "moves": moves}) + "\n")
+    start = stalls._recorded(str(record), 5, 3)
+    assert start.to_move == 1  # White to move after Black's first turn
+    played = stalls.play_on(start, "random", "greedy", seed=1, max_plies=6)
+    # A (random) takes White's side; the rest replays legally from the start
+    state = start
+    for text in played["moves"]:
+        state = state.apply(game.parse_move(state, text))
+    assert played["plies"] == len(played["moves"]) <= 6
+    assert played["reason"] == (state.outcome.reason if state.outcome else "move-limit")
+    out = run(
+        "voldetour_stalls.py",
+        "--record", str(record), "--index", "5", "--ply", "3", "--games", "2",
+        "--a", "random", "--b", "random", "--max-plies", "4",
+    )  # fmt: skip
+    assert "from decision 3 of game 5" in out and "game 1: " in out
+    assert "random vs random: " in out
