@@ -24,7 +24,8 @@ name in it is optional:
     turn is several decisions, as Voldétour's, the rest of the turn; elsewhere
     the root only).  There the children are ranked by it and widened
     progressively: only the best few are searched at first, more as the node
-    gets visits (:data:`tablier.ai.mcts.WIDEN_FIRST`).  A game where a turn's
+    gets visits (the ``turn_*`` and ``widen_*`` fields of
+    :class:`~tablier.ai.mcts.MCTSConfig`).  A game where a turn's
     first decision is worth only what its later ones make of it (take a piece,
     then put it on one of hundreds of squares) uses it to look the turn to its
     end, so the search is not spread over every put.

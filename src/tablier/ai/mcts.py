@@ -453,8 +453,8 @@ class MCTS:
     def _rank_turn(self) -> None:
         """Rank the nodes of the root's turn made before it was the turn searched for (a
         kept tree), by the cheap prior their children got then."""
-        if not self._ranking:
-            return
+        if not self._ranking or self.root.ranked:
+            return  # (a ranked root was ranked in this turn, and its nodes since with it)
         turn = self.root.state.to_move
         stack = [self.root]
         while stack:
