@@ -272,7 +272,8 @@ LEVELS: dict[str, Level] = {
         tactics=False,
         mistakes=0.3,
         reuse=False,
-        config=MCTSConfig(decisive=False, solver=False),
+        # (no turn prior: easy stays as the beginner benchmark calibrated it)
+        config=MCTSConfig(decisive=False, solver=False, turn_prior=False),
     ),
     "medium": Level(iterations=300, seconds=0.5),
     "hard": Level(iterations=None, seconds=1.7, solver_depth=3, solver_nodes=6000, safety_checks=4),
