@@ -126,6 +126,9 @@ def _play_on(args: argparse.Namespace) -> int:
     cpu = time.process_time()
     for i in range(args.first, args.first + args.games):
         record = play_on(start, args.a, args.b, args.seed * 1000 + i, args.max_plies)
+        if args.out:
+            with open(args.out, "a", encoding="utf-8") as out:
+                out.write(json.dumps({"index": i, "from_ply": args.ply, **record}) + "\n")
         capped += record["reason"] == "move-limit"
         wins_a += record["score_a"] == 1.0
         a_end, b_end = record["distances"]
