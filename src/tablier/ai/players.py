@@ -272,10 +272,10 @@ LEVELS: dict[str, Level] = {
         tactics=False,
         mistakes=0.3,
         reuse=False,
-        # (no turn prior: easy stays as the beginner benchmark calibrated it)
         config=MCTSConfig(decisive=False, solver=False, turn_prior=False),
     ),
-    "medium": Level(iterations=300, seconds=0.5),
+    # medium searches decision by decision, as calibrated (docs/ai.md, "The levels")
+    "medium": Level(iterations=300, seconds=0.5, config=MCTSConfig(turn_prior=False)),
     "hard": Level(iterations=None, seconds=1.7, solver_depth=3, solver_nodes=6000, safety_checks=4),
     "expert": Level(
         iterations=None, seconds=6.0, solver_depth=3, solver_nodes=20000, safety_checks=6
