@@ -6,7 +6,8 @@ replayed to decision N) it prints the two Lords' path distances
 (:func:`tablier.games.voldetour.ai.path_distance`), the ``--top`` one-action turns of the
 side to move that bring its Lord nearest (a Lord move, or a piece taken and put: every
 pair), and the root of ``--level``'s search there (visits, score and prior of each
-decision), then the decision it plays.  docs/ai.md, "Stalled games", reads a stalled
+decision), then the decision it plays, and the whole turn it plays (with ``--seeds N``: with
+each of N seeds from ``--seed``).  docs/ai.md, "Stalled games", reads a stalled
 endgame with it::
 
     .venv/bin/python benchmarks/voldetour_turns.py \\
@@ -64,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="hard", help="the player spec to ask")
     parser.add_argument("--top", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--seeds", type=int, default=1, help="then play the whole turn with this many seeds"
+    )
     args = parser.parse_args(argv)
     if not args.position and not args.record:
         parser.error("give --position or --record")
@@ -84,6 +88,18 @@ def main(argv: list[str] | None = None) -> int:
     for stat in getattr(player, "last_analysis", []):
         print(f"  {stat.move!s:12s} {stat.visits:6d} {stat.score:.3f} {stat.prior:.2f}")
     print(f"{args.level} plays {chosen}")
+    if args.seeds > 1 or state.apply(chosen).to_move == p:
+        for seed in range(args.seed, args.seed + args.seeds):
+            player = make_player(args.level, state.game, seed=seed)
+            at, turn = state, []
+            while at.to_move == p and at.outcome is None:
+                move = player.choose(at)
+                turn.append(str(move))
+                at = at.apply(move)
+            print(
+                f"seed {seed}: the turn {' '.join(turn)}; path distances then own "
+                f"{path_distance(at, p)}, opponent {path_distance(at, 1 - p)}"
+            )
     return 0
 
 

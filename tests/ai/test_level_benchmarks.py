@@ -213,10 +213,11 @@ def test_voldetour_turns_lists_every_one_action_turn_and_the_search(tmp_path):
     out = run(
         "voldetour_turns.py",
         "--record", str(record), "--index", "3", "--ply", "3",
-        "--level", "hard:iterations=30,seconds=none", "--top", "3",
+        "--level", "hard:iterations=30,seconds=none", "--top", "3", "--seeds", "2",
     )  # fmt: skip
     assert f"{len(listed)} one-action turns" in out and "hard:iterations=30" in out
     assert "plays " in out
+    assert "seed 1: the turn " in out and "seed 2: the turn " in out
 
 
 def test_voldetour_stalls_plays_on_from_a_recorded_game(tmp_path):
