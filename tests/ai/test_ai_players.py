@@ -199,3 +199,12 @@ def test_safety_checks_are_off_below_hard():
     assert player.level.safety_checks == 2
     with pytest.raises(TablierError):
         make_player("hard:safety_checks=x")
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["hard:widen_first=0", "hard:widen_visits=0", "hard:widen_rate=1", "hard:widen_rate=0.5"],
+)
+def test_widening_settings_that_would_stop_the_search_are_refused(spec):
+    with pytest.raises(TablierError, match="widen"):
+        make_player(spec)

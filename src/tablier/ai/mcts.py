@@ -83,6 +83,12 @@ class MCTSConfig:
     widen_visits: int = 40
     widen_rate: float = 1.3
 
+    def __post_init__(self) -> None:
+        if self.widen_first < 1 or self.widen_visits < 1:
+            raise TablierError("widen_first and widen_visits must be at least 1")
+        if not self.widen_rate > 1.0:
+            raise TablierError(f"widen_rate must be above 1, not {self.widen_rate!r}")
+
 
 @dataclass(frozen=True)
 class MoveStat:
