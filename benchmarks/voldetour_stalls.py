@@ -23,27 +23,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from tablier.ai.match import play_game
 from tablier.ai.players import make_player
-from tablier.games import from_spec, get
+from tablier.games import get
 from tablier.games.voldetour.ai import lord_distance, path_distance
 from tablier.games.voldetour.rules import VState
 
-
-def _recorded(path: str, index: int, ply: int) -> VState:
-    """Decision ``ply`` of game ``index`` in the JSON lines at ``path``."""
-    with open(path, encoding="utf-8") as lines:
-        games = [json.loads(line) for line in lines if line.strip()]
-    record = next(g for g in games if g["index"] == index)
-    game = from_spec(record["game"])
-    state = game.initial_state()
-    for text in record["moves"][:ply]:
-        state = state.apply(game.parse_move(state, text))
-    assert isinstance(state, VState)
-    return state
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from voldetour_turns import recorded  # a benchmark beside this one
 
 
 def play_on(start: VState, a: str, b: str, seed: int, max_plies: int) -> dict[str, Any]:
@@ -119,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _play_on(args: argparse.Namespace) -> int:
-    start = _recorded(args.record, args.index, args.ply)
+    start = recorded(args.record, args.index, args.ply)
     d0, d1 = path_distance(start, start.to_move), path_distance(start, 1 - start.to_move)
     print(f"from decision {args.ply} of game {args.index}: path distances A {d0}, B {d1}")
     capped = wins_a = 0

@@ -25,17 +25,24 @@ from tablier.games.voldetour.ai import path_distance
 from tablier.games.voldetour.rules import VState
 
 
+def recorded(path: str, index: int, ply: int) -> VState:
+    """Decision ``ply`` of game ``index`` in the JSON lines at ``path`` (a Voldétour game)."""
+    with open(path, encoding="utf-8") as lines:
+        games = [json.loads(line) for line in lines if line.strip()]
+    record = next(g for g in games if g["index"] == index)
+    game = from_spec(record["game"])
+    state = game.initial_state()
+    for text in record["moves"][:ply]:
+        state = state.apply(game.parse_move(state, text))
+    if not isinstance(state, VState):
+        raise SystemExit("not a Voldétour game")
+    return state
+
+
 def _position(args: argparse.Namespace) -> VState:
-    if args.position:
-        state = parse_position(args.position)
-    else:
-        with open(args.record, encoding="utf-8") as lines:
-            games = [json.loads(line) for line in lines if line.strip()]
-        record = next(g for g in games if g["index"] == args.index)
-        game = from_spec(record["game"])
-        state = game.initial_state()
-        for text in record["moves"][: args.ply]:
-            state = state.apply(game.parse_move(state, text))
+    if args.record:
+        return recorded(args.record, args.index, args.ply)
+    state = parse_position(args.position)
     if not isinstance(state, VState):
         raise SystemExit("not a Voldétour position")
     return state
