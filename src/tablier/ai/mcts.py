@@ -396,6 +396,7 @@ class MCTS:
         self._fast_playout = self._playout_hook(state)
         #: Rank the turn searched for by the game's turn prior (``_expand``, ``_width``).
         self._ranking = self.config.turn_prior and self.knowledge.turn_prior is not None
+        self._log_rate = math.log(self.config.widen_rate)
         self.root = _Node(None, state, None, 1.0)
         self._restrict: set[Move] | None = None
         self.iterations = 0
@@ -488,7 +489,7 @@ class MCTS:
         cfg = self.config
         if visits <= cfg.widen_visits:
             return cfg.widen_first
-        return cfg.widen_first + int(math.log(visits / cfg.widen_visits) / math.log(cfg.widen_rate))
+        return cfg.widen_first + int(math.log(visits / cfg.widen_visits) / self._log_rate)
 
     def _update_proof(self, node: _Node) -> bool:
         """Prove ``node`` from its children when possible; True when it became proven."""
@@ -504,16 +505,17 @@ class MCTS:
             node.proven = best if node.mover == player else 1.0 - best
         return True
 
-    def _select(self, node: _Node, own: bool = True) -> _Node:
+    def _select(self, node: _Node, own: bool) -> _Node:
         """The child to follow; ``own``: ``node`` is of the turn searched for (where a
         ranked node's children are widened progressively)."""
         cfg = self.config
+        widen = own and node.ranked
+        if widen and node.ranked == _BY_PRIOR and (node.n >= cfg.turn_visits or node is self.root):
+            self._rank_by_turn(node)  # (before the root's allowed moves are listed in order)
         allowed = None
         if node is self.root and self._restrict is not None and node.children:
             allowed = [c for c in node.children if c.move in self._restrict] or None
-        if own and node.ranked:
-            if node.ranked == _BY_PRIOR and (node.n >= cfg.turn_visits or node is self.root):
-                self._rank_by_turn(node)
+        if widen:
             pool = node.children if allowed is None else allowed
             assert pool is not None
             width = self._width(node.n)
