@@ -17,6 +17,13 @@ more; that is how a stalled endgame is checked (docs/ai.md, "Stalled games")::
 
     .venv/bin/python benchmarks/voldetour_stalls.py --games 4 --record ladder.jsonl \\
         --index 0 --ply 880 --a hard --b medium
+
+With ``--summary FILE...`` it plays nothing and reads the capped games of recorded matches
+(``level_ladder.py``'s, ``tablier arena``'s or ``--out``'s JSON lines): for each, the share of
+the second half's decisions that each side's Lord spent next to its own tower and where it
+ended, and what kind of stall it is (docs/ai.md, "Stalled games")::
+
+    .venv/bin/python benchmarks/voldetour_stalls.py --summary ladder/voldetour-*.jsonl
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from typing import Any
 
 from tablier.ai.match import play_game
 from tablier.ai.players import make_player
-from tablier.games import get
+from tablier.games import from_spec, get
 from tablier.games.voldetour.ai import lord_distance, path_distance
 from tablier.games.voldetour.rules import VState
 
@@ -59,6 +66,99 @@ def play_on(start: VState, a: str, b: str, seed: int, max_plies: int) -> dict[st
     }
 
 
+#: A Lord "idles at home" when it spends this share of the second half next to its own tower
+#: while the enemy Lord keeps farther than ``NEAR`` squares from that tower (else it defends).
+HOME_SHARE = 0.9
+#: A Lord at most this many squares from the enemy tower at the end failed to finish.
+NEAR = 3
+
+
+def _squares(state: VState, a: int, b: int) -> int:
+    (ca, ra), (cb, rb) = state.game.pieceset.grid.coord(a), state.game.pieceset.grid.coord(b)
+    return abs(ca - cb) + abs(ra - rb)
+
+
+def lords(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Where each side's Lord spent the second half of a recorded Voldétour game.
+
+    Per player (0 = Black): ``home``, the share of the second half's positions with its
+    Lord next to its own tower; ``enemy_near``, the share with the enemy Lord at most
+    ``NEAR`` squares from that tower; ``own`` and ``enemy``, its squares from its own and
+    from the enemy tower at the end.
+    """
+    game = from_spec(record["game"])
+    towers = game.pieceset.towers
+    state = game.initial_state()
+    moves = record["moves"]
+    half = len(moves) // 2
+    home, near, counted = [0, 0], [0, 0], 0
+    for i, text in enumerate(moves):
+        state = state.apply(game.parse_move(state, text))
+        if i >= half:
+            counted += 1
+            for p in (0, 1):
+                home[p] += _squares(state, state.lords[p], towers[p]) <= 1
+                near[p] += _squares(state, state.lords[1 - p], towers[p]) <= NEAR
+    assert isinstance(state, VState)
+    return [
+        {
+            "home": home[p] / max(1, counted),
+            "enemy_near": near[p] / max(1, counted),
+            "own": _squares(state, state.lords[p], towers[p]),
+            "enemy": lord_distance(state, p),
+        }
+        for p in (0, 1)
+    ]
+
+
+def _idles(side: dict[str, Any]) -> bool:
+    return bool(side["home"] >= HOME_SHARE and side["enemy_near"] < 0.5)
+
+
+def kind(sides: list[dict[str, Any]]) -> str:
+    """``home`` (a Lord idled next to its own tower, nobody near it), ``finish`` (a Lord
+    ended within ``NEAR`` squares of the enemy tower) or ``blockade`` (neither)."""
+    if any(_idles(s) for s in sides):
+        return "home"
+    if any(s["enemy"] <= NEAR for s in sides):
+        return "finish"
+    return "blockade"
+
+
+def _summary(paths: list[str]) -> int:
+    kinds: dict[str, int] = {"home": 0, "finish": 0, "blockade": 0}
+    idlers: dict[str, int] = {}
+    games = 0
+    for path in paths:
+        with open(path, encoding="utf-8") as lines:
+            records = [json.loads(line) for line in lines if line.strip()]
+        for record in records:
+            games += 1
+            if record["reason"] != "move-limit":
+                continue
+            sides = lords(record)
+            what = kind(sides)
+            kinds[what] += 1
+            specs = [record["first"], record["second"]]
+            for p, side in enumerate(sides):
+                if _idles(side):
+                    idlers[specs[p]] = idlers.get(specs[p], 0) + 1
+            described = "; ".join(
+                f"{specs[p]}: {100 * s['home']:.0f}% at home, ends {s['enemy']} from the"
+                f" enemy tower" + (", defending" if s["enemy_near"] >= 0.5 else "")
+                for p, s in enumerate(sides)
+            )
+            print(f"{Path(path).name} game {record['index']}: {what} ({described})")
+    capped = sum(kinds.values())
+    print(
+        f"{capped} of {games} games capped: {kinds['home']} with a Lord idling at home,"
+        f" {kinds['finish']} with a Lord near the enemy tower, {kinds['blockade']} blockades"
+    )
+    for spec, count in sorted(idlers.items()):
+        print(f"  idling at home: {spec} in {count}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=20)
@@ -72,12 +172,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", help="play on from a recorded game (JSON lines)")
     parser.add_argument("--index", type=int, default=0, help="the game's index in --record")
     parser.add_argument("--ply", type=int, default=0, help="decisions of it to replay")
+    parser.add_argument("--summary", nargs="+", metavar="FILE", help="read recorded matches")
     args = parser.parse_args(argv)
+    if args.summary:
+        return _summary(args.summary)
     if args.record:
         return _play_on(args)
     game = get("voldetour", pieces=args.pieces)
-    towers = game.pieceset.towers
-    grid = game.pieceset.grid
     capped = wins_a = 0
     start = time.process_time()
     for i in range(args.first, args.first + args.games):
@@ -91,17 +192,10 @@ def main(argv: list[str] | None = None) -> int:
         wins_a += record["score_a"] == 1.0
         if record["reason"] == "move-limit":
             capped += 1
-            state = game.initial_state()
-            for text in record["moves"]:
-                state = state.apply(game.parse_move(state, text))
-            sides = []
-            for p in (0, 1):
-                (c0, r0), (c1, r1) = grid.coord(state.lords[p]), grid.coord(towers[p])
-                own = abs(c0 - c1) + abs(r0 - r1)
-                sides.append(
-                    f"Lord {p}: {own} from own tower, {lord_distance(state, p)} from enemy"
-                )
-            line += "; " + "; ".join(sides)
+            line += "; " + "; ".join(
+                f"Lord {p}: {side['own']} from own tower, {side['enemy']} from enemy"
+                for p, side in enumerate(lords(record))
+            )
         print(line, flush=True)
     print(
         f"{args.a} vs {args.b}: {capped} of {args.games} games capped at {args.max_plies}"

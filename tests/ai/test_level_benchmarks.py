@@ -242,3 +242,31 @@ def test_voldetour_stalls_plays_on_from_a_recorded_game(tmp_path):
     )  # fmt: skip
     assert "from decision 3 of game 5" in out and "game 1: " in out
     assert "random vs random: " in out
+
+
+def test_voldetour_stalls_summary_reads_the_capped_games(tmp_path):
+    stalls = _module("voldetour_stalls")
+    game = get("voldetour", pieces="mini")
+    played = stalls.play_on(game.initial_state(), "greedy", "greedy", seed=3, max_plies=12)
+    capped = {"index": 7, "game": game.spec, "first": "greedy", "second": "random"}
+    capped |= {"moves": played["moves"], "reason": "move-limit"}
+    won = capped | {"index": 8, "reason": "tower"}
+    record = tmp_path / "games.jsonl"
+    record.write_text(json.dumps(capped) + "\n" + json.dumps(won) + "\n")
+    sides = stalls.lords(capped)
+    state = game.initial_state()
+    for text in played["moves"]:
+        state = state.apply(game.parse_move(state, text))
+    towers = game.pieceset.towers
+    for p in (0, 1):
+        assert 0.0 <= sides[p]["home"] <= 1.0 and 0.0 <= sides[p]["enemy_near"] <= 1.0
+        assert sides[p]["own"] == stalls._squares(state, state.lords[p], towers[p])
+    out = run("voldetour_stalls.py", "--summary", str(record))
+    assert "games.jsonl game 7: " in out and "game 8" not in out
+    assert "1 of 2 games capped" in out
+    # the kinds: idling at home only when nobody comes near; a Lord near the goal; else blockade
+    home = {"home": 1.0, "enemy_near": 0.0, "own": 1, "enemy": 13}
+    far = {"home": 0.0, "enemy_near": 0.0, "own": 8, "enemy": 6}
+    assert stalls.kind([home, far]) == "home"
+    assert stalls.kind([home | {"enemy_near": 0.8}, far | {"enemy": 2}]) == "finish"
+    assert stalls.kind([far, far]) == "blockade"
