@@ -270,3 +270,21 @@ def test_voldetour_stalls_summary_reads_the_capped_games(tmp_path):
     assert stalls.kind([home, far]) == "home"
     assert stalls.kind([home | {"enemy_near": 0.8}, far | {"enemy": 2}]) == "finish"
     assert stalls.kind([far, far]) == "blockade"
+
+
+def test_root_spread_reports_share_spread_and_agreement(mini):
+    spread = _module("root_spread")
+    state = spread.position(mini, 3, 6)
+    assert state != mini.initial_state() and not state.is_terminal
+    move, share, points = spread.measure(state, mini, "hard:iterations=60,seconds=none")
+    assert any(str(m) == move for m in state.legal_moves())
+    assert 1 / len(state.legal_moves()) <= share <= 1 and 0 <= points <= 100
+    out = run(
+        "root_spread.py",
+        "--game", "volo:board=mini",
+        "--positions", "2",
+        "--plies", "6",
+        "--budgets", "20,40",
+    )  # fmt: skip
+    # the largest budget's choice is its own: "same move" counts every position there
+    assert "| 20 | 2 |" in out and out.rstrip().endswith("| 2 of 2 |")
