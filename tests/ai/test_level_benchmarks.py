@@ -288,3 +288,29 @@ def test_root_spread_reports_share_spread_and_agreement(mini):
     )  # fmt: skip
     # the largest budget's choice is its own: "same move" counts every position there
     assert "| 20 | 2 |" in out and out.rstrip().endswith("| 2 of 2 |")
+
+
+def test_decisive_tactics_finds_the_move_after_which_the_winner_forces_it(tmp_path):
+    decisive = _module("decisive_tactics")
+    from tablier.ai.match import play_game
+    from tablier.ai.solver import solve
+    from tablier.games import from_spec
+
+    mini = get("volo", board="mini")
+    records = (play_game(mini, "greedy", "random", index, seed=3) for index in range(6))
+    record = next(r for r in records if r["winner"] is not None)
+    game = from_spec(record["game"])
+    found = decisive.turning_point(game, record["moves"], record["winner"], 3, 20_000)
+    assert found["kind"] in ("walked in", "found", "unproved") and 0 <= found["forced"] <= 3
+    state = game.initial_state()
+    for text in record["moves"][: found["ply"] + 1]:
+        state = state.apply(game.parse_move(state, text))
+    after = solve(state, 3, max_nodes=20_000)
+    # right after the turning point the winner forces the win (or has already won)
+    assert state.outcome is not None or (
+        after.winner == record["winner"] and after.plies == found["forced"]
+    )
+    path = tmp_path / "m.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    out = run("decisive_tactics.py", str(path), "--depth", "3", "--max-nodes", "20000")
+    assert f"decision {found['ply']} by" in out and "| turning point | made by | games |" in out
