@@ -57,6 +57,17 @@ name in it is optional:
     positions and ``seconds`` (``None``: no time limit).  ``hard`` and
     ``expert`` ask it before searching.
 
+``prove(state, attacker, depth, nodes, seconds) -> (bool | None, int) | None``
+    A compiled proof search with the generic solver's answers: whether
+    ``attacker`` forces a win within ``depth`` decisions from ``state`` (not
+    over), as :meth:`Solver.wins <tablier.ai.solver.Solver.wins>` says, in
+    a fraction of its time.  It returns the answer (``None`` past ``nodes``
+    positions or ``seconds`` of CPU time; ``seconds < 0``: no time limit) and
+    the positions it expanded; the whole call is ``None`` when the compiled
+    core is off.  The solver hands its searches to it when a player asks
+    (``proof_depth`` of a level: Volo's ``expert`` checks five decisions
+    deep with it, docs/ai.md).
+
 ``PLAYOUT_DEPTH: int``
     How many plies a cut-off playout runs before the evaluation (default 6).
 
@@ -75,9 +86,13 @@ from typing import Any
 from ..core.game import Game, Move, State
 from ..core.native import load, register
 
-__all__ = ["DEFAULT_PLAYOUT_DEPTH", "Knowledge", "Playout", "knowledge_for"]
+__all__ = ["DEFAULT_PLAYOUT_DEPTH", "Knowledge", "Playout", "Prove", "knowledge_for"]
 
 DEFAULT_PLAYOUT_DEPTH = 6
+
+#: The ``prove`` hook: ``(state, attacker, depth, nodes, seconds)`` to ``(answer, nodes
+#: expanded)``, the answer None past a limit; the call None when unavailable.
+Prove = Callable[[State[Any], int, int, int, float], tuple[bool | None, int] | None]
 
 #: The ``playout`` hook: ``(state, seed, limit, weighted, cutoff)`` to
 #: ``(reward for player 0, [(mover, move), ...])``, or None when unavailable.
@@ -94,6 +109,7 @@ class Knowledge:
     turn_prior: Callable[[State[Any], Sequence[Move]], Sequence[float]] | None = None
     playout: Playout | None = None
     forced_win: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
+    prove: Prove | None = None
     playout_depth: int = DEFAULT_PLAYOUT_DEPTH
     source: str | None = None
 
@@ -107,6 +123,7 @@ class Knowledge:
             turn_prior=getattr(module, "turn_prior", None),
             playout=getattr(module, "playout", None),
             forced_win=getattr(module, "forced_win", None),
+            prove=getattr(module, "prove", None),
             playout_depth=int(getattr(module, "PLAYOUT_DEPTH", DEFAULT_PLAYOUT_DEPTH)),
             source=getattr(module, "__name__", type(module).__name__),
         )

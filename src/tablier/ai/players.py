@@ -42,7 +42,7 @@ from typing import Any
 from ..core.errors import GameOverError, TablierError, quote
 from ..core.game import Game, Move, State
 from ..core.position import parse_float, parse_int, parse_spec
-from .knowledge import knowledge_for
+from .knowledge import Prove, knowledge_for
 from .mcts import MCTS, MCTSConfig, MoveStat, SearchProgress
 from .solver import Solver
 from .tactics import (
@@ -58,6 +58,7 @@ from .tactics import (
 
 __all__ = [
     "LEVELS",
+    "MAX_PROOF_DEPTH",
     "GreedyPlayer",
     "Level",
     "MCTSPlayer",
@@ -71,6 +72,7 @@ __all__ = [
     "register_player",
     "safest_move",
     "search_seconds",
+    "tactical_depth",
     "wall_stop",
 ]
 
@@ -238,6 +240,11 @@ class Level:
     ``mistakes``: the share of decisions played at random, without search, among
     the moves the tactical filter keeps (after a win in one is taken); ``easy``
     uses it to stay beatable while its other moves are sound.
+    ``proof_depth``: where the game has a compiled proof search
+    (:attr:`Knowledge.prove <tablier.ai.knowledge.Knowledge.prove>`, Volo's) and
+    the compiled core is on, the solver steps before and after the search look this
+    many decisions deep with it (at most ``proof_nodes`` of its positions per step)
+    instead of ``solver_depth`` (0: off; see :func:`tactical_depth`).
     """
 
     iterations: int | None = None
@@ -253,6 +260,8 @@ class Level:
     safety_nodes: int = 20_000
     mistakes: float = 0.0
     threat_nodes: int = 20_000
+    proof_depth: int = 0
+    proof_nodes: int = 2_000_000
     config: MCTSConfig = field(default_factory=MCTSConfig)
 
 
@@ -263,6 +272,10 @@ TACTICS_SECONDS = 0.3
 #: What a timed level may take beyond its ``seconds``, whatever the load (wall clock): the
 #: checks after the search stop there, so ``hard`` (1.7 s) answers within 2 s.
 TIME_MARGIN = 0.25
+
+#: The deepest ``proof_depth`` a level may ask for (each two decisions more cost the compiled
+#: proof search about fifty times as much on Volo's standard board).
+MAX_PROOF_DEPTH = 9
 
 #: The named levels.  Time budgets cover the whole decision (tactics and solver
 #: included), so ``hard`` stays within 2 s per move.
@@ -277,8 +290,15 @@ LEVELS: dict[str, Level] = {
     # medium searches decision by decision, as calibrated (docs/ai.md, "The levels")
     "medium": Level(iterations=300, seconds=0.5, config=MCTSConfig(turn_prior=False)),
     "hard": Level(iterations=None, seconds=1.7, solver_depth=3, solver_nodes=6000, safety_checks=4),
+    # expert looks five decisions deep where the game has a compiled proof search (Volo):
+    # the lines that decide its games against hard (docs/ai-strength.md)
     "expert": Level(
-        iterations=None, seconds=6.0, solver_depth=3, solver_nodes=20000, safety_checks=6
+        iterations=None,
+        seconds=6.0,
+        solver_depth=3,
+        solver_nodes=20000,
+        safety_checks=6,
+        proof_depth=5,
     ),
 }
 
@@ -344,7 +364,8 @@ class MCTSPlayer(Player):
         if level.mistakes > 0 and self._rng.random() < level.mistakes:
             return self._mistake(state, candidates)
         order = _prior_order(state)
-        if level.solver_depth > 1:
+        depth, prove = tactical_depth(state, level.solver_depth, level.proof_depth)
+        if depth > 1:
             # Whatever its floor, the solver stops at half the time budget (wall clock).
             pre_stop = self.stop
             if level.seconds:
@@ -353,17 +374,19 @@ class MCTSPlayer(Player):
             limit = max(0.25 * level.seconds, TACTICS_SECONDS) if level.seconds else None
             win = forced_win(
                 state,
-                level.solver_depth,
+                depth,
                 level.solver_nodes,
                 level.threat_nodes,
                 limit,
                 order,
                 pre_stop,
+                prove,
+                level.proof_nodes,
             )
             if win is not None:
                 self.last_analysis = [MoveStat(win, 0, 1.0, 1.0, "win")]
                 return win
-        checks = level.safety_checks if level.solver_depth > 1 else 0
+        checks = level.safety_checks if depth > 1 else 0
         seconds = level.seconds
         if seconds is not None:
             seconds = search_seconds(seconds, checks > 0, level.rule_guard, start, cpu_start)
@@ -381,7 +404,7 @@ class MCTSPlayer(Player):
         if guard is not None:
             best = guard.pick(state, [best, *(s.move for s in self.last_analysis)], deadline)
         if checks and not stopped:
-            best = self._safest(state, best, checks, order, deadline, guard)
+            best = self._safest(state, best, checks, order, deadline, guard, depth, prove)
         return best
 
     def _mistake(self, state: State[Any], moves: list[Move]) -> Move:
@@ -400,6 +423,8 @@ class MCTSPlayer(Player):
         order: Callable[[State[Any], list[Move]], list[Move]] | None,
         deadline: float | None,
         guard: RuleGuard | None = None,
+        depth: int | None = None,
+        prove: Prove | None = None,
     ) -> Move:
         """:func:`safest_move` among ``best`` and the ``checks`` best moves of the analysis
         (a proven win is played as it is, moves proven lost are left out)."""
@@ -409,7 +434,16 @@ class MCTSPlayer(Player):
         first = [best, *(s.move for s in analysis[:checks])]
         level = self.level
         return safest_move(
-            state, first, level.solver_depth, level.safety_nodes, order, deadline, guard, self.stop
+            state,
+            first,
+            level.solver_depth if depth is None else depth,
+            level.safety_nodes,
+            order,
+            deadline,
+            guard,
+            self.stop,
+            prove,
+            level.proof_nodes,
         )
 
 
@@ -453,6 +487,28 @@ def _either(first: Callable[[], bool], outer: Callable[[], bool] | None) -> Call
     return lambda: first() or (outer is not None and outer())
 
 
+def tactical_depth(
+    state: State[Any], solver_depth: int, proof_depth: int
+) -> tuple[int, Prove | None]:
+    """The depth of a level's solver steps in ``state``'s game, and the proof search to use.
+
+    ``proof_depth`` (when above 0 and ``solver_depth`` is on) with the game's compiled
+    proof search (:attr:`Knowledge.prove <tablier.ai.knowledge.Knowledge.prove>`) when the
+    game has one and the compiled core is on; else ``solver_depth`` with the generic
+    solver alone (None).
+
+    >>> from tablier.games import get
+    >>> tactical_depth(get("xobo").initial_state(), 3, 5)
+    (3, None)
+    """
+    prove = knowledge_for(state.game).prove
+    if proof_depth <= 0 or solver_depth <= 1 or prove is None or state.outcome is not None:
+        return solver_depth, None
+    if prove(state, state.to_move, 0, 1, -1.0) is None:  # the compiled core is off
+        return solver_depth, None
+    return max(proof_depth, solver_depth), prove
+
+
 def forced_win(
     state: State[Any],
     depth: int,
@@ -461,6 +517,8 @@ def forced_win(
     seconds: float | None,
     order: Callable[[State[Any], list[Move]], list[Move]] | None = None,
     stop: Callable[[], bool] | None = None,
+    prove: Prove | None = None,
+    prove_nodes: int = 2_000_000,
 ) -> Move | None:
     """The first move of a forced win the mover is proved to have, or None.
 
@@ -468,7 +526,8 @@ def forced_win(
     ``seconds`` of CPU time: a loaded machine leaves it the same work; ``stop``
     ends it early), then the game's deeper proofs
     (:attr:`~tablier.ai.knowledge.Knowledge.forced_win`, XoBo's threat-space
-    search) get ``threat_nodes`` positions and ``seconds``.
+    search) get ``threat_nodes`` positions and ``seconds``.  ``prove`` (a game's
+    compiled proof search, with ``prove_nodes``) goes to the solver.
     The tactical step of ``hard``, ``expert`` and ``master`` before their search.
     """
     solver = Solver(
@@ -477,8 +536,10 @@ def forced_win(
         order=order,
         stop=stop,
         clock=time.process_time,
+        prove=prove,
+        prove_nodes=prove_nodes,
     )
-    result = solver.solve(state, depth)
+    result = solver.solve(state, depth, mover_only=True)
     if result.status == "win" and result.line:
         return result.line[0]
     hook = knowledge_for(state.game).forced_win
@@ -498,6 +559,8 @@ def safest_move(
     deadline: float | None,
     guard: RuleGuard | None = None,
     stop: Callable[[], bool] | None = None,
+    prove: Prove | None = None,
+    prove_nodes: int = 2_000_000,
 ) -> Move:
     """The first move after which the opponent forces no win, ``first[0]`` if none is found.
 
@@ -510,8 +573,10 @@ def safest_move(
     the checks always get :data:`TACTICS_SECONDS` of CPU time (never more CPU time
     than the wall time left when they start); then the first candidate not
     proven lost, else ``first[0]``.  With a rule ``guard``, candidates it proves
-    lost are skipped (``first[0]`` is its choice).  The tactical step of
-    ``hard``, ``expert`` and ``master`` after their search.
+    lost are skipped (``first[0]`` is its choice).  ``prove`` (a game's compiled
+    proof search) answers the solver's questions, within ``prove_nodes`` of its
+    positions in all.  The tactical step of ``hard``, ``expert`` and ``master`` after
+    their search.
     """
     best = first[0]
     # The checks get at least the floor of CPU time (on a loaded machine they do that much
@@ -529,7 +594,15 @@ def safest_move(
             return time.perf_counter() > wall_deadline and time.process_time() > floor_end
 
     checks_stop = stop if over is None else _either(over, stop)
-    safety = TurnSafety(depth, nodes, order=order, stop=checks_stop, clock=time.process_time)
+    safety = TurnSafety(
+        depth,
+        nodes,
+        order=order,
+        stop=checks_stop,
+        clock=time.process_time,
+        prove=prove,
+        prove_nodes=prove_nodes,
+    )
     legal: list[Move] = state.legal_moves()
     rest = order(state, legal) if order is not None else legal
     fallback: Move | None = None
@@ -541,7 +614,7 @@ def safest_move(
         seen.add(move)
         if guard is not None and move != best and guard.fate(state, move) == LOST:
             continue  # (no deadline: the guard's nodes bound it, a late clock must not)
-        if safety.solver.nodes > nodes:
+        if safety.solver.nodes > nodes or safety.solver.proved_nodes >= prove_nodes:
             break
         if over is not None and over():  # (implies the CPU deadline has passed too)
             break
@@ -633,6 +706,8 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
             "safety_checks",
             "safety_nodes",
             "threat_nodes",
+            "proof_depth",
+            "proof_nodes",
             "rule_nodes",
             "playout_depth",
             "max_playout",
@@ -699,4 +774,6 @@ def make_player(spec: str, game: Game[Any, Any] | None = None, seed: int | None 
         raise TablierError("the iteration budget must be at least 1")
     if level.mistakes > 1:
         raise TablierError("the share of mistakes must be within 0 and 1")
+    if level.proof_depth > MAX_PROOF_DEPTH:
+        raise TablierError(f"the proof depth must be at most {MAX_PROOF_DEPTH}")
     return MCTSPlayer(level, seed=seed, name=spec.strip().lower())

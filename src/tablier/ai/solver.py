@@ -10,6 +10,10 @@ A transposition table keyed on the (hashable) state and the attacker keeps,
 per entry, the smallest depth at which a win was proven and the largest
 depth at which none exists, so iterative deepening re-uses earlier work.
 
+A game's compiled proof search (its knowledge's ``prove``, Volo's) gives the
+same answers faster; a :class:`Solver` built with it hands each question it
+is asked to it, and keeps the answers in its table.
+
 >>> from tablier.games import get
 >>> game = get("volo", board="mini")
 >>> result = solve(game.initial_state(), 1)
@@ -26,6 +30,7 @@ from typing import Any
 
 from ..core.errors import TablierError
 from ..core.game import Move, State
+from .knowledge import Prove
 
 __all__ = ["SearchLimitReached", "SolveResult", "Solver", "solve"]
 
@@ -83,6 +88,12 @@ class Solver:
     ``clock`` measures ``max_seconds`` (:func:`time.perf_counter` by default;
     :func:`time.process_time` counts the CPU time of the process, which a loaded
     machine does not shrink).
+
+    ``prove``, a game's compiled proof search (:attr:`Knowledge.prove
+    <tablier.ai.knowledge.Knowledge.prove>`), answers each question in its place,
+    within ``prove_nodes`` of its own positions in all (they are far cheaper than
+    this search's nodes) and the time left; ``stop`` is asked before each call, not
+    during it.  Its positions are counted in ``proved_nodes``.
     """
 
     def __init__(
@@ -93,8 +104,13 @@ class Solver:
         order: Callable[[State[Any], list[Move]], list[Move]] | None = None,
         stop: Callable[[], bool] | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        prove: Prove | None = None,
+        prove_nodes: int = 1_000_000,
     ) -> None:
         self.clock = clock
+        self.prove = prove
+        self.prove_nodes = prove_nodes
+        self.proved_nodes = 0
         self.max_nodes = max_nodes
         self.stop = stop
         self.max_seconds = max_seconds
@@ -142,6 +158,16 @@ class Solver:
                 return True
             if depth <= entry[1]:
                 return False
+        if self.prove is not None:
+            proved = self._prove(state, attacker, depth)
+            if proved is not None:
+                if entry is None:
+                    entry = self._table[key] = [_INF, -1]
+                if proved:
+                    entry[0] = min(entry[0], depth)
+                else:
+                    entry[1] = max(entry[1], depth)
+                return proved
         self._tick()
         children = self._expand(state)
         if state.to_move == attacker:
@@ -163,6 +189,28 @@ class Solver:
             entry[0] = min(entry[0], depth)
         else:
             entry[1] = max(entry[1], depth)
+        return result
+
+    def _prove(self, state: State[Any], attacker: int, depth: int) -> bool | None:
+        """The compiled search's answer; None when it is not available for ``state``."""
+        assert self.prove is not None
+        if self.stop is not None and self.stop():
+            raise SearchLimitReached
+        seconds = -1.0
+        if self._deadline is not None:
+            seconds = self._deadline - self.clock()
+            if seconds <= 0:
+                raise SearchLimitReached
+        left = self.prove_nodes - self.proved_nodes
+        if left <= 0:
+            raise SearchLimitReached
+        answer = self.prove(state, attacker, depth, left, seconds)
+        if answer is None:
+            return None
+        result, nodes = answer
+        self.proved_nodes += nodes
+        if result is None:
+            raise SearchLimitReached
         return result
 
     def win_depth(self, state: State[Any], attacker: int, depth: int) -> int | None:
@@ -211,8 +259,12 @@ class Solver:
         finally:
             self._deadline = None
 
-    def solve(self, state: State[Any], depth: int) -> SolveResult:
-        """Prove a forced win for either side within ``depth`` decisions, if one exists."""
+    def solve(self, state: State[Any], depth: int, *, mover_only: bool = False) -> SolveResult:
+        """Prove a forced win for either side within ``depth`` decisions, if one exists.
+
+        ``mover_only``: look for the side to move's win only (a ``"loss"`` is not
+        searched for).
+        """
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
             raise TablierError(f"the depth must be a whole number from 0 up, not {depth!r}")
         first, second = state.game.player_names
@@ -224,7 +276,8 @@ class Solver:
             return SolveResult("over", outcome.winner, depth, 0, (), 0, player_names=names)
         me = state.to_move
         try:
-            for attacker, status in ((me, "win"), (1 - me, "loss")):
+            sides = ((me, "win"),) if mover_only else ((me, "win"), (1 - me, "loss"))
+            for attacker, status in sides:
                 d = self.win_depth(state, attacker, depth)
                 if d is not None:
                     line = tuple(self.line(state, attacker, d))

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..core.game import Move, State
+from .knowledge import Prove
 
 __all__ = [
     "LOST",
@@ -314,7 +315,8 @@ class TurnSafety:
     expanded per move.  ``deadline``, a time of ``clock`` (:func:`time.perf_counter`
     by default; the players use :func:`time.process_time`, CPU time, which a
     loaded machine does not shrink), makes :meth:`fate` answer :data:`UNKNOWN`
-    past it.
+    past it.  ``prove`` and ``prove_nodes`` go to the solver (a game's compiled
+    proof search, :class:`~tablier.ai.solver.Solver`).
 
     >>> from tablier.games import get
     >>> game = get("volo", board="mini")
@@ -334,6 +336,8 @@ class TurnSafety:
         order: Order | None = None,
         stop: Callable[[], bool] | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        prove: Prove | None = None,
+        prove_nodes: int = 1_000_000,
     ) -> None:
         from .solver import Solver
 
@@ -341,7 +345,14 @@ class TurnSafety:
         self.depth = depth
         self.turn_nodes = turn_nodes
         self.order = order
-        self.solver = Solver(max_nodes=nodes, order=order, stop=stop, clock=clock)
+        self.solver = Solver(
+            max_nodes=nodes,
+            order=order,
+            stop=stop,
+            clock=clock,
+            prove=prove,
+            prove_nodes=prove_nodes,
+        )
         self._root: State[Any] | None = None
         self._fates: dict[Move, str] = {}
         self._ends: dict[State[Any], bool | None] = {}

@@ -19,12 +19,14 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "_native_rng.h"
 
 #define NW 4
 #define NBITS (64 * NW)
 #define CTX_NAME "tablier.games.volo._native.context"
+#define PROOF_MAX_DEPTH 15
 
 typedef struct {
     uint64_t w[NW];
@@ -1133,6 +1135,128 @@ done:
     return out;
 }
 
+/* -- a proof search: does a player force a win within some decisions? ------------------------ */
+
+/* The AND/OR search of tablier.ai.solver.Solver.wins, on C positions: where the attacker
+ * decides, some move must win; where the defender decides, every move must still lose.
+ * Answers as the generic solver (the same tree, the moves in generation order, no table):
+ * 1 a forced win, 0 none, -1 the node or time limit was reached. */
+typedef struct {
+    const Ctx *c;
+    Work *work[PROOF_MAX_DEPTH + 1];
+    int attacker;
+    long long nodes, max_nodes;
+    double deadline; /* CPU seconds of the process; < 0: none */
+    int stopped;     /* 1: past a limit; -1: out of memory (exception set) */
+} Proof;
+
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static inline int won_by(const Proof *pf, const Pos *s) {
+    return s->outcome >= 0 && pf->c->winner[s->outcome] == pf->attacker;
+}
+
+static int proof_wins(Proof *pf, const Pos *s, int depth) {
+    if (s->outcome >= 0) return won_by(pf, s);
+    if (depth <= 0) return 0;
+    pf->nodes++;
+    if (pf->nodes > pf->max_nodes ||
+        (pf->deadline >= 0 && (pf->nodes & 255) == 0 && cpu_seconds() > pf->deadline)) {
+        pf->stopped = 1;
+        return -1;
+    }
+    Work *wk = pf->work[depth];
+    if (generate_c(pf->c, s, wk) < 0) {
+        pf->stopped = -1;
+        return -1;
+    }
+    const Py_ssize_t n = wk->n;
+    const int attacking = s->p == pf->attacker;
+    /* the cheap pass: an immediate win (attacker), a move that does not lose at once
+     * (defender) */
+    int found = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Pos t = *s;
+        apply_c(pf->c, &t, &wk->moves[i]);
+        int won = won_by(pf, &t);
+        if (attacking ? won : !won) {
+            found = 1;
+            break;
+        }
+    }
+    if (attacking && found) return 1;
+    if (!attacking && !found) return 1;
+    if (depth == 1) return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Pos t = *s;
+        apply_c(pf->c, &t, &wk->moves[i]);
+        int r = proof_wins(pf, &t, depth - 1);
+        if (r < 0) return -1;
+        if (attacking && r) return 1;
+        if (!attacking && !r) return 0;
+    }
+    return attacking ? 0 : 1;
+}
+
+/* prove(state, attacker, depth, max_nodes, max_seconds) -> (True/False/None, nodes) */
+static PyObject *py_prove(PyObject *self, PyObject *args) {
+    PyObject *state;
+    int attacker, depth;
+    long long max_nodes;
+    double max_seconds;
+    if (!PyArg_ParseTuple(args, "OiiLd:prove", &state, &attacker, &depth, &max_nodes,
+                          &max_seconds))
+        return NULL;
+    if (attacker != 0 && attacker != 1) {
+        PyErr_SetString(PyExc_ValueError, "volo: the attacker must be 0 or 1");
+        return NULL;
+    }
+    if (depth < 0 || depth > PROOF_MAX_DEPTH) {
+        PyErr_Format(PyExc_ValueError, "volo: the proof depth must be from 0 to %d",
+                     PROOF_MAX_DEPTH);
+        return NULL;
+    }
+    Pos s;
+    Ctx *c;
+    PyObject *cap = read_state(state, &s, &c);
+    if (!cap) return NULL;
+    if (s.outcome >= 0) {
+        Py_DECREF(cap);
+        PyErr_SetString(PyExc_ValueError, "volo: the game is over");
+        return NULL;
+    }
+    Proof pf;
+    memset(&pf, 0, sizeof pf);
+    pf.c = c;
+    pf.attacker = attacker;
+    pf.max_nodes = max_nodes < 0 ? 0 : max_nodes;
+    pf.deadline = max_seconds < 0 ? -1.0 : cpu_seconds() + max_seconds;
+    PyObject *out = NULL;
+    int ok = 1;
+    for (int d = 1; d <= depth; d++)
+        if (!(pf.work[d] = work_new(c))) {
+            PyErr_NoMemory();
+            ok = 0;
+            break;
+        }
+    if (ok) {
+        int r = proof_wins(&pf, &s, depth);
+        if (pf.stopped < 0)
+            out = NULL;
+        else if (r < 0)
+            out = Py_BuildValue("(OL)", Py_None, pf.nodes);
+        else
+            out = Py_BuildValue("(OL)", r ? Py_True : Py_False, pf.nodes);
+    }
+    for (int d = 1; d <= depth; d++) work_free(pf.work[d]);
+    Py_DECREF(cap);
+    return out;
+}
+
 /* may_divide(state, open_before, landed): rules._may_divide on the state's board (tests) */
 static PyObject *py_may_divide(PyObject *self, PyObject *args) {
     PyObject *state, *a, *b;
@@ -1169,6 +1293,8 @@ static PyMethodDef methods[] = {
      "move_prior(state, moves) -> list of floats (ai.move_prior)."},
     {"playout", py_playout, METH_VARARGS,
      "playout(state, seed, limit, weighted, cutoff) -> (reward for player 0, played)."},
+    {"prove", py_prove, METH_VARARGS,
+     "prove(state, attacker, depth, max_nodes, max_seconds) -> (True/False/None, nodes)."},
     {"may_divide", py_may_divide, METH_VARARGS,
      "may_divide(state, open_before, landed) -> bool (rules._may_divide)."},
     {NULL, NULL, 0, NULL},
