@@ -7,10 +7,12 @@ Usage::
 Reads recorded matches (JSON lines as ``tablier arena --out`` and
 ``benchmarks/level_ladder.py`` write them: ``game``, ``moves``, ``winner``, and
 ``first``/``second`` for the players) and, for every game with a winner, walks
-back from its end with the solver (:func:`tablier.ai.solver.solve`, ``--depth``
-decisions, at most ``--max-nodes`` nodes per position) while the winner holds a
-proved forced win.  The first position where it does not is the **turning
-point**; the move played there is where the game was decided within the depth:
+back from its end with the solver (:class:`tablier.ai.solver.Solver`, ``--depth``
+decisions, at most ``--max-nodes`` nodes per position; through the game's compiled
+proof search where it has one, Volo's, with the same answers and a hundred times as
+many of its positions) while the winner holds a proved forced win.  The first
+position where it does not is the **turning point**; the move played there is
+where the game was decided within the depth:
 
 * **walked in**: the eventual loser was to move, had a move that avoided any
   forced loss within the depth (proved: the solver's answer there is "no forced
@@ -35,7 +37,8 @@ import json
 from collections import Counter
 from typing import Any
 
-from tablier.ai.solver import solve
+from tablier.ai.knowledge import knowledge_for
+from tablier.ai.solver import Solver
 from tablier.games import from_spec
 
 
@@ -51,7 +54,9 @@ def turning_point(game: Any, moves: list[str], winner: int, depth: int, nodes: i
     forced = 0  # the decisions of the winner's forced line after the move looked at
     for i in range(len(moves) - 1, -1, -1):
         state = states[i]
-        result = solve(state, depth, max_nodes=nodes)
+        prove = knowledge_for(game).prove
+        solver = Solver(max_nodes=nodes, prove=prove, prove_nodes=100 * nodes)
+        result = solver.solve(state, depth)
         if result.status in ("win", "loss") and result.winner == winner:
             forced = result.plies or 0
             continue

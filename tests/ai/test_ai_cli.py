@@ -62,6 +62,29 @@ def test_solve_prints_line_or_no_forced_win(cli):
     assert none.stdout.strip() == "no forced win within 1"
 
 
+#: Blue to move; after c3-a3/f4 Orange forces a win in five decisions (tests/games/volo).
+DEEP = (
+    "volo:board=mini,edition=current,setup=nests,supply=50 o3/1o3b1/boo1b3/boboo4/bo1o1b1b2/"
+    "bbbobbbo/o1b1oo1obo/1b3oo2/2b5/3b2b/4 b 32 30 0"
+)
+
+
+def test_solve_goes_through_the_compiled_proof_search(cli):
+    from tablier.games.volo import rules
+
+    if rules._native is None:
+        pytest.skip("Volo's compiled core is not in use")
+    game = get("volo", board="mini")
+    root = game.parse_position(DEEP)
+    after = root.apply(game.parse_move(root, "c3-a3/f4")).to_text()
+    result = cli("solve", after, "--depth", "5")
+    assert result.exit_code == 0, result.output
+    assert "wins by force in 5 decision(s)" in result.stdout
+    assert " compiled in " in result.stderr
+    starved = cli("solve", after, "--depth", "5", "--max-nodes", "1")
+    assert starved.stdout.strip() == "no forced win found within 5 (search limit reached)"
+
+
 def test_game_then_position_form(cli):
     spec, body = WIN.split(" ", 1)
     for args in ((spec, body), (spec, WIN)):

@@ -314,3 +314,33 @@ def test_decisive_tactics_finds_the_move_after_which_the_winner_forces_it(tmp_pa
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     out = run("decisive_tactics.py", str(path), "--depth", "3", "--max-nodes", "20000")
     assert f"decision {found['ply']} by" in out and "| turning point | made by | games |" in out
+
+
+def test_proof_speed_compares_the_two_searches() -> None:
+    from tablier.games.volo import rules
+
+    if rules._native is None:
+        pytest.skip("Volo's compiled core is not in use")
+    out = run(
+        "proof_speed.py",
+        "--game",
+        "volo:board=mini",
+        "--positions",
+        "2",
+        "--depths",
+        "1,3",
+        "--generic-depths",
+        "3",
+    )
+    rows = [
+        line for line in out.splitlines() if line.startswith("| 1 |") or line.startswith("| 3 |")
+    ]
+    assert len(rows) == 2
+    assert "| 4 |" in rows[0] and "not run" in rows[0]  # 2 positions, 2 attackers
+    assert "×" in rows[1]
+    bad = subprocess.run(
+        [sys.executable, str(BENCH / "proof_speed.py"), "--game", "xobo"],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and "no compiled proof search" in bad.stdout
