@@ -273,6 +273,15 @@ TACTICS_SECONDS = 0.3
 #: checks after the search stop there, so ``hard`` (1.7 s) answers within 2 s.
 TIME_MARGIN = 0.25
 
+#: The share of a timed level's budget kept for its safety checks after the search.
+CHECKS_SHARE = 0.15
+
+#: The same where the checks go through a compiled proof search (``expert`` on Volo): they
+#: check many moves five decisions deep where the best ones all lose, and on Volo four times
+#: the search gained little at these budgets while those lines decided the games
+#: (docs/ai-strength.md).
+DEEP_CHECKS_SHARE = 0.3
+
 #: The deepest ``proof_depth`` a level may ask for (each two decisions more cost the compiled
 #: proof search about fifty times as much on Volo's standard board).
 MAX_PROOF_DEPTH = 9
@@ -389,7 +398,8 @@ class MCTSPlayer(Player):
         checks = level.safety_checks if depth > 1 else 0
         seconds = level.seconds
         if seconds is not None:
-            seconds = search_seconds(seconds, checks > 0, level.rule_guard, start, cpu_start)
+            share = DEEP_CHECKS_SHARE if prove is not None else CHECKS_SHARE
+            seconds = search_seconds(seconds, checks > 0, level.rule_guard, start, cpu_start, share)
         tree.search(level.iterations, seconds, progress, stop=self.stop)
         self.last_analysis = tree.analysis()
         stopped = self.stop is not None and self.stop()
@@ -426,12 +436,16 @@ class MCTSPlayer(Player):
         depth: int | None = None,
         prove: Prove | None = None,
     ) -> Move:
-        """:func:`safest_move` among ``best`` and the ``checks`` best moves of the analysis
-        (a proven win is played as it is, moves proven lost are left out)."""
+        """:func:`safest_move` among ``best`` and the ``checks`` best moves of the analysis,
+        then its other searched moves by visits (a proven win is played as it is, moves
+        proven lost are left out)."""
         analysis = [s for s in self.last_analysis if s.proven != "loss"]
         if analysis and analysis[0].proven == "win":
             return best
-        first = [best, *(s.move for s in analysis[:checks])]
+        # Where the best moves all lose, the search's ranking of the others is a better
+        # guess than the static prior's (the escape is often a quiet move it visited).
+        searched = [s.move for s in analysis[checks:] if s.visits > 0]
+        first = [best, *(s.move for s in analysis[:checks]), *searched]
         level = self.level
         return safest_move(
             state,
@@ -448,17 +462,24 @@ class MCTSPlayer(Player):
 
 
 def search_seconds(
-    seconds: float, checks: bool, guard: bool, start: float, cpu_start: float
+    seconds: float,
+    checks: bool,
+    guard: bool,
+    start: float,
+    cpu_start: float,
+    share: float = 0.15,
 ) -> float:
     """The wall-clock seconds a timed search may take now, of a decision of ``seconds``
     that started at ``start`` (wall clock) and ``cpu_start`` (CPU time).
 
-    The budget covers the steps before and after the search too: it keeps 15% for the
-    safety ``checks`` (10% for the rule ``guard`` alone), and the checks' floor of
+    The budget covers the steps before and after the search too: it keeps ``share``
+    (:data:`CHECKS_SHARE`, 15%; :data:`DEEP_CHECKS_SHARE` for checks through a compiled
+    proof search) for the safety ``checks`` (10% for the rule ``guard`` alone), and the
+    checks' floor of
     :data:`TACTICS_SECONDS` of CPU time, in wall time at the CPU share this decision got
     so far, but the search keeps at least half of the budget.
     """
-    reserve = 0.15 * seconds if checks else 0.1 * seconds if guard else 0.0
+    reserve = share * seconds if checks else 0.1 * seconds if guard else 0.0
     elapsed = time.perf_counter() - start
     if checks:
         share = (time.process_time() - cpu_start) / elapsed if elapsed > 0.02 else 1.0
