@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tablier.ai.players import (
@@ -208,3 +210,33 @@ def test_safety_checks_are_off_below_hard():
 def test_widening_settings_that_would_stop_the_search_are_refused(spec):
     with pytest.raises(TablierError, match="widen"):
         make_player(spec)
+
+
+def test_safety_checks_take_the_searched_moves_by_visits_before_the_prior(monkeypatch):
+    """After the search's choice and its best moves, the checks try the other moves the
+    search visited, most visited first (the escape from a deep threat is often a quiet
+    move the prior ranks last); the unvisited ones come after, in the prior's order."""
+    from tablier.ai import players
+
+    seen = {}
+    real = players.safest_move
+
+    def spy(state, first, *args, **kwargs):
+        seen["first"] = list(first)
+        return real(state, first, *args, **kwargs)
+
+    monkeypatch.setattr(players, "safest_move", spy)
+    game = get("volo", board="mini")
+    state = game.initial_state()
+    rng = random.Random(4)
+    for _ in range(6):
+        moves = state.legal_moves()
+        state = state.apply(moves[rng.randrange(len(moves))])
+    player = make_player("hard:iterations=400,seconds=none,safety_checks=2", game, seed=1)
+    player.choose(state)
+    analysis = [s for s in player.last_analysis if s.proven != "loss"]
+    visited = [s.move for s in analysis if s.visits > 0]
+    assert len(visited) > 3
+    first = seen["first"]
+    assert first[1:3] == [s.move for s in analysis[:2]]
+    assert first[3:] == visited[2:]
