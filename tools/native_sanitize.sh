@@ -7,7 +7,7 @@
 # with -fsanitize=address,undefined into a temporary copy of the project, so the compiled
 # modules of src/ are never touched, then runs the games' differential tests
 # (tests/games/<game>/test_native.py, on TABLIER_DIFF_POSITIONS positions per option set,
-# 1500 unless set) and the search's (tests/ai/test_ai_native.py) against that build, with
+# 1500 unless set; and test_prove.py beside it, for a compiled proof search) and the search's (tests/ai/test_ai_native.py) against that build, with
 # gcc's libasan preloaded into Python.  Fails on the first sanitizer report (UBSan does not
 # recover; ASan stops at its first error) or any failing test.  A game without a
 # test_native.py is skipped, and said.  Leak detection is off: CPython keeps memory for the
@@ -60,6 +60,8 @@ for dir in "$WORK"/tests/games/*/; do
             exit 1
         fi
         tests+=("tests/games/$game/test_native.py")
+        # a game's compiled proof search, where it has one
+        [[ -f "$dir/test_prove.py" ]] && tests+=("tests/games/$game/test_prove.py")
     else
         echo "native_sanitize: $game skipped (no tests/games/$game/test_native.py)"
     fi
