@@ -482,8 +482,8 @@ def search_seconds(
     reserve = share * seconds if checks else 0.1 * seconds if guard else 0.0
     elapsed = time.perf_counter() - start
     if checks:
-        share = (time.process_time() - cpu_start) / elapsed if elapsed > 0.02 else 1.0
-        floor = TACTICS_SECONDS / min(1.0, max(share, 0.1))
+        cpu_share = (time.process_time() - cpu_start) / elapsed if elapsed > 0.02 else 1.0
+        floor = TACTICS_SECONDS / min(1.0, max(cpu_share, 0.1))
         reserve = max(reserve, min(floor, 0.5 * seconds))
     return max(0.05, seconds - reserve - elapsed)
 

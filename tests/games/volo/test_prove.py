@@ -10,6 +10,7 @@ refused by its safety check but not by a depth-3 one.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -251,3 +252,27 @@ def test_proof_settings_in_a_player_spec() -> None:
         make_player(f"expert:proof_depth={MAX_PROOF_DEPTH + 1}")
     with pytest.raises(TablierError, match="negative"):
         make_player("expert:proof_nodes=-1")
+
+
+def test_expert_keeps_more_of_its_budget_for_deep_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A level whose checks go through the compiled proof search keeps
+    ``DEEP_CHECKS_SHARE`` of its budget for them; without it, ``CHECKS_SHARE``."""
+    from tablier.ai import players
+
+    shares: list[float] = []
+    real = players.search_seconds
+
+    def spy(*args: object) -> float:
+        shares.append(float(args[5]))  # type: ignore[arg-type]
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(players, "search_seconds", spy)
+    state = played("mini", 5, 20)
+    for spec in ("expert:seconds=0.4", "expert:seconds=0.4,proof_depth=0", "hard:seconds=0.4"):
+        make_player(spec, state.game, 1).choose(state)
+    assert shares == [players.DEEP_CHECKS_SHARE, players.CHECKS_SHARE, players.CHECKS_SHARE]
+    # a decision that had its core so far (its CPU time at least its wall time): the
+    # checks keep their share of the budget
+    deep = real(6.0, True, True, time.perf_counter(), time.process_time() - 10, 0.3)
+    plain = real(6.0, True, True, time.perf_counter(), time.process_time() - 10, 0.15)
+    assert 0.8 < plain - deep < 1.0  # 15% of 6 s more for the checks
