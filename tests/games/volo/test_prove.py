@@ -149,6 +149,12 @@ def test_bad_input_is_refused() -> None:
     with pytest.raises(ValueError, match="over"):
         native.prove(over, 0, 3, 100, -1.0)
     assert ai.prove(over, 0, 3, 100, -1.0) is None  # the hook leaves it to the solver
+    assert ai.prove(state, 0, ai.PROOF_MAX_DEPTH + 1, 100, -1.0) is None  # too deep: as well
+    # the solver searches the first decisions of a deeper question itself
+    deep = Solver(max_nodes=3, prove=ai.prove, prove_nodes=10**4).solve(
+        state, ai.PROOF_MAX_DEPTH + 2
+    )
+    assert deep.status == "unknown" and deep.aborted
     assert native.prove(state, 0, 3, -5, -1.0)[0] is None  # no nodes at all
 
 

@@ -25,10 +25,21 @@ from ...core.native import register
 from . import rules
 from .rules import VoloMove, VoloState
 
-__all__ = ["PLAYOUT_DEPTH", "evaluate", "features", "move_prior", "playout", "prove"]
+__all__ = [
+    "PLAYOUT_DEPTH",
+    "PROOF_MAX_DEPTH",
+    "evaluate",
+    "features",
+    "move_prior",
+    "playout",
+    "prove",
+]
 
 #: Plies of a cut-off playout before :func:`evaluate` scores it.
 PLAYOUT_DEPTH = 4
+
+#: The deepest question :func:`prove` answers (that of the compiled core).
+PROOF_MAX_DEPTH = 15
 
 _W_FLOCKS = 0.30
 _W_GAPS = 0.45
@@ -81,8 +92,10 @@ def prove(
     The answer of :meth:`tablier.ai.solver.Solver.wins` (the same AND/OR search over
     the same moves, without its table), ``None`` past ``nodes`` positions or
     ``seconds`` of CPU time (``seconds < 0``: no time limit), with the positions
-    expanded; ``None`` instead of the pair when the compiled core is off.  Five
-    decisions take about 0.03 s on the standard board (docs/performance.md).
+    expanded; ``None`` instead of the pair when the compiled core is off, and for
+    a depth above :data:`PROOF_MAX_DEPTH` (the solver then searches the first
+    decisions itself and hands the rest over).  Five decisions take about 0.03 s
+    on the standard board (docs/performance.md).
 
     >>> from tablier.games import get
     >>> game = get("volo", board="mini")
@@ -92,7 +105,7 @@ def prove(
     >>> answer is None or answer[0]
     True
     """
-    if _prove is None or state.outcome is not None:
+    if _prove is None or state.outcome is not None or depth > PROOF_MAX_DEPTH:
         return None
     return _prove(state, attacker, depth, nodes, seconds)
 
