@@ -158,16 +158,19 @@ class Solver:
                 return True
             if depth <= entry[1]:
                 return False
-        if self.prove is not None:
-            proved = self._prove(state, attacker, depth)
-            if proved is not None:
-                if entry is None:
-                    entry = self._table[key] = [_INF, -1]
-                if proved:
-                    entry[0] = min(entry[0], depth)
-                else:
-                    entry[1] = max(entry[1], depth)
-                return proved
+        result = self._prove(state, attacker, depth) if self.prove is not None else None
+        if result is None:
+            result = self._search(state, attacker, depth)
+        if entry is None:
+            entry = self._table[key] = [_INF, -1]
+        if result:
+            entry[0] = min(entry[0], depth)
+        else:
+            entry[1] = max(entry[1], depth)
+        return result
+
+    def _search(self, state: State[Any], attacker: int, depth: int) -> bool:
+        """:meth:`wins` by expanding ``state`` (a node of this search, counted)."""
         self._tick()
         children = self._expand(state)
         if state.to_move == attacker:
@@ -183,12 +186,6 @@ class Solver:
             )
             if not result and depth > 1:
                 result = all(self.wins(c, attacker, depth - 1) for _, c in children)
-        if entry is None:
-            entry = self._table[key] = [_INF, -1]
-        if result:
-            entry[0] = min(entry[0], depth)
-        else:
-            entry[1] = max(entry[1], depth)
         return result
 
     def _prove(self, state: State[Any], attacker: int, depth: int) -> bool | None:
