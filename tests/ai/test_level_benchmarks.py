@@ -339,7 +339,7 @@ def test_proof_speed_compares_the_two_searches() -> None:
     assert "| 4 |" in rows[0] and "not run" in rows[0]  # 2 positions, 2 attackers
     assert "×" in rows[1]
     bad = subprocess.run(
-        [sys.executable, str(BENCH / "proof_speed.py"), "--game", "xobo"],
+        [sys.executable, str(BENCH / "proof_speed.py"), "--game", "voldetour"],
         capture_output=True,
         text=True,
     )

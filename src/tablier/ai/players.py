@@ -241,7 +241,7 @@ class Level:
     the moves the tactical filter keeps (after a win in one is taken); ``easy``
     uses it to stay beatable while its other moves are sound.
     ``proof_depth``: where the game has a compiled proof search
-    (:attr:`Knowledge.prove <tablier.ai.knowledge.Knowledge.prove>`, Volo's) and
+    (:attr:`Knowledge.prove <tablier.ai.knowledge.Knowledge.prove>`, Volo's and XoBo's) and
     the compiled core is on, the solver steps before and after the search look this
     many decisions deep with it (at most ``proof_nodes`` of its positions per step)
     instead of ``solver_depth`` (0: off; see :func:`tactical_depth`).
@@ -276,7 +276,7 @@ TIME_MARGIN = 0.25
 #: The share of a timed level's budget kept for its safety checks after the search.
 CHECKS_SHARE = 0.15
 
-#: The same where the checks go through a compiled proof search (``expert`` on Volo): they
+#: The same where the checks go through a compiled proof search (``expert`` on Volo, XoBo): they
 #: check many moves five decisions deep where the best ones all lose, and on Volo four times
 #: the search gained little at these budgets while those lines decided the games
 #: (docs/ai-strength.md).
@@ -299,7 +299,7 @@ LEVELS: dict[str, Level] = {
     # medium searches decision by decision, as calibrated (docs/ai.md, "The levels")
     "medium": Level(iterations=300, seconds=0.5, config=MCTSConfig(turn_prior=False)),
     "hard": Level(iterations=None, seconds=1.7, solver_depth=3, solver_nodes=6000, safety_checks=4),
-    # expert looks five decisions deep where the game has a compiled proof search (Volo):
+    # expert looks five decisions deep where the game has a compiled proof search (Volo, XoBo):
     # the lines that decide its games against hard (docs/ai-strength.md)
     "expert": Level(
         iterations=None,
@@ -519,7 +519,7 @@ def tactical_depth(
     solver alone (None).
 
     >>> from tablier.games import get
-    >>> tactical_depth(get("xobo").initial_state(), 3, 5)
+    >>> tactical_depth(get("voldetour").initial_state(), 3, 5)
     (3, None)
     """
     prove = knowledge_for(state.game).prove

@@ -10,7 +10,7 @@ A transposition table keyed on the (hashable) state and the attacker keeps,
 per entry, the smallest depth at which a win was proven and the largest
 depth at which none exists, so iterative deepening re-uses earlier work.
 
-A game's compiled proof search (its knowledge's ``prove``, Volo's) gives the
+A game's compiled proof search (its knowledge's ``prove``: Volo's, XoBo's) gives the
 same answers faster; a :class:`Solver` built with it hands each question it
 is asked to it, and keeps the answers in its table.
 

@@ -183,8 +183,8 @@ def test_tactical_depth_follows_the_level() -> None:
     assert tactical_depth(state, 3, 0) == (3, None)  # no proof depth: the generic solver
     assert tactical_depth(state, 0, 5) == (0, None)  # no solver steps: none
     assert tactical_depth(state, 3, 2) == (3, ai.prove)  # never shallower than the solver
-    xobo = tablier.games.get("xobo").initial_state()
-    assert tactical_depth(xobo, 3, 5) == (3, None)  # no compiled proof search there
+    voldetour = tablier.games.get("voldetour").initial_state()
+    assert tactical_depth(voldetour, 3, 5) == (3, None)  # no compiled proof search there
     assert LEVELS["expert"].proof_depth == 5 and LEVELS["hard"].proof_depth == 0
 
 

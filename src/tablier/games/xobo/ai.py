@@ -41,6 +41,9 @@ voyna everywhere else (the moves that break it come first).
 * :func:`forced_win`: a forced win by voyna after voyna (threat-space
   search, :mod:`tablier.games.xobo.threats`), asked by ``hard`` and
   ``expert`` before they search.
+* :func:`prove`: whether a player forces a win within some decisions, the
+  generic solver's AND/OR search run in the compiled core, for ``expert``'s
+  five-decision checks (docs/ai.md, "Compiled proof search").
 * :func:`playout`: a whole playout in the compiled core (``_native.c``), with
   the same choices as the search's own playout loop and its own generator;
   None when the compiled core is off.
@@ -64,6 +67,7 @@ from .rules import _native as _rules_native
 
 __all__ = [
     "PLAYOUT_DEPTH",
+    "PROOF_MAX_DEPTH",
     "connection_distance",
     "distance_layers",
     "evaluate",
@@ -72,11 +76,15 @@ __all__ = [
     "path_cells",
     "playout",
     "playout_policy",
+    "prove",
     "winning_cells",
 ]
 
 #: Plies of a cut-off playout before :func:`evaluate` scores it.
 PLAYOUT_DEPTH = 4
+
+#: The deepest question :func:`prove` answers (that of the compiled core).
+PROOF_MAX_DEPTH = 15
 
 #: The distance given to a player whose edges cannot be joined any more.
 BLOCKED = 40
@@ -295,21 +303,49 @@ def forced_win(state: XoBoState, nodes: int, seconds: float | None = None) -> Se
     return search(state, nodes, seconds)
 
 
+def prove(
+    state: XoBoState, attacker: int, depth: int, nodes: int, seconds: float
+) -> tuple[bool | None, int] | None:
+    """Whether ``attacker`` forces a win within ``depth`` decisions, in the compiled core.
+
+    The answer of :meth:`tablier.ai.solver.Solver.wins` (the same AND/OR search over
+    the same moves, without its table), ``None`` past ``nodes`` positions or
+    ``seconds`` of CPU time (``seconds < 0``: no time limit), with the positions
+    expanded; ``None`` instead of the pair when the compiled core is off, when the
+    game is over and for a depth above :data:`PROOF_MAX_DEPTH` (the solver then
+    searches itself).  Costs are in docs/performance.md ("Proof search").
+
+    >>> from tablier.games import get
+    >>> game = get("xobo")
+    >>> state = game.initial_state()
+    >>> for text in ["e1", "e2", "e3", "e4", "e5", "e6", "e7", "e8"]:
+    ...     state = state.apply(game.parse_move(state, text))
+    >>> answer = prove(state, state.to_move, 1, 1000, -1.0)
+    >>> answer is None or answer[0]
+    True
+    """
+    if _prove_c is None or state.outcome is not None or depth > PROOF_MAX_DEPTH:
+        return None
+    return _prove_c(state, attacker, depth, nodes, seconds)
+
+
 _evaluate_c: Callable[[XoBoState], float] | None = None
 _prior_c: Callable[[XoBoState, Sequence[XoBoMove]], list[float]] | None = None
 _answers_c: Callable[[XoBoState], XoBoMove | list[XoBoMove] | None] | None = None
 _playout_c: Callable[[XoBoState, int, int, bool, bool], tuple[float, list[tuple[int, Move]]]] | None
 _playout_c = None
+_prove_c: Callable[[XoBoState, int, int, int, float], tuple[bool | None, int]] | None = None
 
 
 def switch(compiled: bool) -> None:
     """Compute the knowledge in the compiled core (True) or in the Python above (False)."""
-    global _evaluate_c, _prior_c, _answers_c, _playout_c
+    global _evaluate_c, _prior_c, _answers_c, _playout_c, _prove_c
     core = _rules_native if compiled else None
     _evaluate_c = core.evaluate if core is not None else None
     _prior_c = core.move_prior if core is not None else None
     _answers_c = core.policy_answers if core is not None else None
     _playout_c = core.playout if core is not None else None
+    _prove_c = core.prove if core is not None else None
 
 
 if _rules_native is not None:
