@@ -14,8 +14,9 @@ force a win within N decisions?" is asked of the game's compiled proof search
 moves, with the compiled engine), one after the other, so both see the same
 load; each time is CPU time.  The answers must agree (the script stops
 otherwise).  It prints, per depth, the median and largest CPU time of each and
-the median of the per-question ratio: what ``expert``'s five-decision checks
-cost (docs/performance.md).  ``--generic-depths`` limits the slow side to the
+the median of the per-question ratio, then the medians over the questions without
+a forced win (those of a safety check that passes): what ``expert``'s five-decision
+checks cost (docs/performance.md).  ``--generic-depths`` limits the slow side to the
 depths it can afford.
 """
 
@@ -54,6 +55,12 @@ def positions(game: Any, count: int, seed: int) -> list[Any]:
     return found
 
 
+def _ms(seconds: float) -> str:
+    """CPU seconds as milliseconds, three significant digits at least."""
+    ms = seconds * 1000
+    return f"{ms:,.0f}" if ms >= 100 else f"{ms:.3g}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", default="volo", help="a game spec with a compiled proof search")
@@ -72,15 +79,18 @@ def main(argv: list[str] | None = None) -> int:
     states = positions(game, args.positions, args.seed)
     print(f"{args.game}: {len(states)} positions, seed {args.seed}")
     print(
-        "| depth | questions | forced wins | compiled: median / max CPU s | "
-        "generic: median / max CPU s | generic / compiled (median) |"
+        "| depth | questions | forced wins | compiled: median / max CPU ms | "
+        "generic: median / max CPU ms | generic / compiled (median) | "
+        "no forced win: compiled / generic median ms |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for depth in depths:
         fast: list[float] = []
         slow: list[float] = []
         ratios: list[float] = []
         wins = 0
+        quiet_fast: list[float] = []
+        quiet_slow: list[float] = []
         for state in states:
             for attacker in (0, 1):
                 t0 = time.process_time()
@@ -89,20 +99,26 @@ def main(argv: list[str] | None = None) -> int:
                 assert answer is not None
                 fast.append(t1 - t0)
                 wins += bool(answer[0])
+                if not answer[0]:
+                    quiet_fast.append(t1 - t0)
                 if depth in generic:
                     t2 = time.process_time()
                     expected = Solver().wins(state, attacker, depth)
                     t3 = time.process_time()
                     slow.append(t3 - t2)
                     ratios.append((t3 - t2) / max(t1 - t0, 1e-6))
+                    if not answer[0]:
+                        quiet_slow.append(t3 - t2)
                     if expected is not answer[0]:
                         print(f"disagreement at depth {depth}: {state.to_text()}")
                         return 1
-        generic_cell = f"{statistics.median(slow):.4f} / {max(slow):.4f}" if slow else "not run"
+        generic_cell = f"{_ms(statistics.median(slow))} / {_ms(max(slow))}" if slow else "not run"
         ratio_cell = f"{statistics.median(ratios):.0f}×" if ratios else "—"
+        quiet_cell = _ms(statistics.median(quiet_fast)) if quiet_fast else "—"
+        quiet_cell += f" / {_ms(statistics.median(quiet_slow))}" if quiet_slow else " / —"
         print(
-            f"| {depth} | {len(fast)} | {wins} | {statistics.median(fast):.4f} / {max(fast):.4f} "
-            f"| {generic_cell} | {ratio_cell} |",
+            f"| {depth} | {len(fast)} | {wins} | {_ms(statistics.median(fast))} / {_ms(max(fast))} "
+            f"| {generic_cell} | {ratio_cell} | {quiet_cell} |",
             flush=True,
         )
     return 0
