@@ -19,14 +19,12 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #include "_native_rng.h"
 
 #define NW 4
 #define NBITS (64 * NW)
 #define CTX_NAME "tablier.games.volo._native.context"
-#define PROOF_MAX_DEPTH 15
 
 typedef struct {
     uint64_t w[NW];
@@ -1137,146 +1135,54 @@ done:
 
 /* -- a proof search: does a player force a win within some decisions? ------------------------ */
 
-/* The AND/OR search of tablier.ai.solver.Solver.wins, on C positions: where the attacker
- * decides, some move must win; where the defender decides, every move must still lose.
- * Answers as the generic solver (the same tree, no table): 1 a forced win, 0 none, -1 the
- * node or time limit was reached.  The moves come in generation order, but for one: the
- * last move that settled a position at the same depth (a win for the attacker, a
- * refutation for the defender) is tried first when it is legal (the killer heuristic:
- * the attacker's winning reply to one defence often wins against the next). */
-typedef struct {
-    const Ctx *c;
-    Work *work[PROOF_MAX_DEPTH + 1];
-    CMove killer[PROOF_MAX_DEPTH + 1];
-    int has_killer[PROOF_MAX_DEPTH + 1];
-    int attacker;
-    long long nodes, max_nodes;
-    double deadline; /* CPU seconds of the process; < 0: none */
-    int stopped;     /* 1: past a limit; -1: out of memory (exception set) */
-} Proof;
+/* The shared search of core/_native_proof.h on this core's positions. */
+typedef const Ctx *PROOF_GAME;
+typedef Pos PROOF_POS;
+typedef CMove PROOF_MOVE;
+typedef Work PROOF_BUF;
 
-static double cpu_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+static inline int proof_over(const Ctx *c, const Pos *s, int *winner) {
+    if (s->outcome < 0) return 0;
+    *winner = c->winner[s->outcome];
+    return 1;
 }
 
-static inline int won_by(const Proof *pf, const Pos *s) {
-    return s->outcome >= 0 && pf->c->winner[s->outcome] == pf->attacker;
+static inline int proof_mover(const Pos *s) { return s->p; }
+
+static inline CMove *proof_moves(const Ctx *c, const Pos *s, Work *wk, int *n) {
+    if (generate_c(c, s, wk) < 0) return NULL;
+    *n = (int)wk->n;
+    return wk->moves;
 }
 
-static int proof_wins(Proof *pf, const Pos *s, int depth) {
-    if (s->outcome >= 0) return won_by(pf, s);
-    if (depth <= 0) return 0;
-    pf->nodes++;
-    if (pf->nodes > pf->max_nodes ||
-        (pf->deadline >= 0 && (pf->nodes & 255) == 0 && cpu_seconds() > pf->deadline)) {
-        pf->stopped = 1;
-        return -1;
-    }
-    Work *wk = pf->work[depth];
-    if (generate_c(pf->c, s, wk) < 0) {
-        pf->stopped = -1;
-        return -1;
-    }
-    const Py_ssize_t n = wk->n;
-    const int attacking = s->p == pf->attacker;
-    if (pf->has_killer[depth]) {
-        const CMove *k = &pf->killer[depth];
-        for (Py_ssize_t i = 1; i < n; i++) {
-            const CMove *m = &wk->moves[i];
-            if (m->keep == k->keep && bb_eq(m->dst, k->dst) && bb_eq(m->src, k->src)) {
-                CMove first = wk->moves[0];
-                wk->moves[0] = *m;
-                wk->moves[i] = first;
-                break;
-            }
-        }
-    }
-    /* the cheap pass: an immediate win (attacker), a move that does not lose at once
-     * (defender) */
-    int found = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Pos t = *s;
-        apply_c(pf->c, &t, &wk->moves[i]);
-        int won = won_by(pf, &t);
-        if (attacking ? won : !won) {
-            found = 1;
-            if (attacking) {
-                pf->killer[depth] = wk->moves[i];
-                pf->has_killer[depth] = 1;
-            }
-            break;
-        }
-    }
-    if (attacking && found) return 1;
-    if (!attacking && !found) return 1;
-    if (depth == 1) return 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Pos t = *s;
-        apply_c(pf->c, &t, &wk->moves[i]);
-        int r = proof_wins(pf, &t, depth - 1);
-        if (r < 0) return -1;
-        if (attacking == r) { /* a win for the attacker, a refutation for the defender */
-            pf->killer[depth] = wk->moves[i];
-            pf->has_killer[depth] = 1;
-            return r;
-        }
-    }
-    return attacking ? 0 : 1;
+static inline void proof_play(const Ctx *c, const Pos *s, const CMove *m, Pos *out) {
+    *out = *s;
+    apply_c(c, out, m);
 }
+
+static inline int proof_same(const CMove *a, const CMove *b) {
+    return a->keep == b->keep && bb_eq(a->dst, b->dst) && bb_eq(a->src, b->src);
+}
+
+static inline Work *proof_buf_new(const Ctx *c) { return work_new(c); }
+
+static inline void proof_buf_free(Work *wk) { work_free(wk); }
+
+#include "_native_proof.h"
 
 /* prove(state, attacker, depth, max_nodes, max_seconds) -> (True/False/None, nodes) */
 static PyObject *py_prove(PyObject *self, PyObject *args) {
-    PyObject *state;
-    int attacker, depth;
-    long long max_nodes;
-    double max_seconds;
-    if (!PyArg_ParseTuple(args, "OiiLd:prove", &state, &attacker, &depth, &max_nodes,
-                          &max_seconds))
-        return NULL;
-    if (attacker != 0 && attacker != 1) {
-        PyErr_SetString(PyExc_ValueError, "volo: the attacker must be 0 or 1");
-        return NULL;
-    }
-    if (depth < 0 || depth > PROOF_MAX_DEPTH) {
-        PyErr_Format(PyExc_ValueError, "volo: the proof depth must be from 0 to %d",
-                     PROOF_MAX_DEPTH);
-        return NULL;
-    }
+    ProofArgs a;
+    if (proof_args(args, "volo", &a) < 0) return NULL;
     Pos s;
     Ctx *c;
-    PyObject *cap = read_state(state, &s, &c);
+    PyObject *cap = read_state(a.state, &s, &c);
     if (!cap) return NULL;
-    if (s.outcome >= 0) {
-        Py_DECREF(cap);
-        PyErr_SetString(PyExc_ValueError, "volo: the game is over");
-        return NULL;
-    }
-    Proof pf;
-    memset(&pf, 0, sizeof pf);
-    pf.c = c;
-    pf.attacker = attacker;
-    pf.max_nodes = max_nodes < 0 ? 0 : max_nodes;
-    pf.deadline = max_seconds < 0 ? -1.0 : cpu_seconds() + max_seconds;
     PyObject *out = NULL;
-    int ok = 1;
-    for (int d = 1; d <= depth; d++)
-        if (!(pf.work[d] = work_new(c))) {
-            PyErr_NoMemory();
-            ok = 0;
-            break;
-        }
-    if (ok) {
-        int r = proof_wins(&pf, &s, depth);
-        if (pf.stopped < 0)
-            out = NULL;
-        else if (r < 0)
-            out = Py_BuildValue("(OL)", Py_None, pf.nodes);
-        else
-            out = Py_BuildValue("(OL)", r ? Py_True : Py_False, pf.nodes);
-    }
-    for (int d = 1; d <= depth; d++) work_free(pf.work[d]);
+    if (s.outcome >= 0)
+        PyErr_SetString(PyExc_ValueError, "volo: the game is over");
+    else
+        out = proof_run(c, &s, &a);
     Py_DECREF(cap);
     return out;
 }

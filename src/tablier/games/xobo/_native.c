@@ -17,7 +17,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #include "_native_rng.h"
 
@@ -27,7 +26,6 @@ typedef unsigned __int128 u128;
 #define NH 16         /* heights are 4-bit fields */
 #define MAXMOVES 8192 /* bound on one position's moves, checked by init_board */
 #define MAXLAYERS 130
-#define PROOF_MAX_DEPTH 15
 
 enum { PLACE = 0, STACK = 1, DISTRIBUTE = 2 };
 enum { FL_THREE = 1, FL_CUBES = 2, FL_VPLACE = 4 };
@@ -963,141 +961,59 @@ fail:
 
 /* -- a proof search: does a player force a win within some decisions? ------------------------ */
 
-/* The AND/OR search of tablier.ai.solver.Solver.wins on C positions, as in Volo's core:
- * where the attacker decides, some move must win; where the defender decides, every move
- * must still lose.  1 a forced win, 0 none, -1 the node or time limit was reached.  The
- * moves come in generation order, but for the last move that settled a position at the
- * same depth (a win for the attacker, a refutation for the defender), tried first when it
- * is legal there (the killer heuristic: in XoBo the answer that breaks one voyna, or the
- * cube that completes a chain, often does so again one branch over). */
+/* The shared search of core/_native_proof.h on this core's positions, each with its
+ * analysis (outcome and voyna), worked out once when it is played. */
 typedef struct {
-    int flags, attacker;
-    MV *moves[PROOF_MAX_DEPTH + 1];
-    MV killer[PROOF_MAX_DEPTH + 1];
-    int has_killer[PROOF_MAX_DEPTH + 1];
-    long long nodes, max_nodes;
-    double deadline; /* CPU seconds of the process; < 0: none */
-    int stopped;     /* 1: past a limit */
-} Proof;
+    XS s;
+    Info info;
+} XP;
 
-static double cpu_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+typedef int PROOF_GAME; /* the rule options (FL_*) */
+typedef XP PROOF_POS;
+typedef MV PROOF_MOVE;
+typedef MV PROOF_BUF; /* MAXMOVES of them */
+
+static inline int proof_over(int flags, const XP *p, int *winner) {
+    if (p->info.reason == R_NONE) return 0;
+    *winner = p->info.winner;
+    return 1;
 }
 
-static inline int same_move(MV a, MV b) {
-    return a.kind == b.kind && a.a == b.a && a.b == b.b && a.x == b.x;
+static inline int proof_mover(const XP *p) { return p->s.turn; }
+
+static inline MV *proof_moves(int flags, const XP *p, MV *buf, int *n) {
+    *n = gen_moves(&p->s, &p->info, flags, buf);
+    return buf;
 }
 
-/* Whether the game is over in *s with the attacker the winner. */
-static inline int won_by(const Proof *pf, const XS *s) {
-    Info info = analyse(s, pf->flags);
-    return info.reason != R_NONE && info.winner == pf->attacker;
+static inline void proof_play(int flags, const XP *p, const MV *m, XP *out) {
+    xs_play(&p->s, *m, flags, &out->s);
+    out->info = analyse(&out->s, flags);
 }
 
-static int proof_wins(Proof *pf, const XS *s, const Info *info, int depth) {
-    if (info->reason != R_NONE) return info->winner == pf->attacker;
-    if (depth <= 0) return 0;
-    pf->nodes++;
-    if (pf->nodes > pf->max_nodes ||
-        (pf->deadline >= 0 && (pf->nodes & 255) == 0 && cpu_seconds() > pf->deadline)) {
-        pf->stopped = 1;
-        return -1;
-    }
-    MV *moves = pf->moves[depth];
-    const int n = gen_moves(s, info, pf->flags, moves);
-    const int attacking = s->turn == pf->attacker;
-    if (pf->has_killer[depth]) {
-        for (int i = 1; i < n; i++)
-            if (same_move(moves[i], pf->killer[depth])) {
-                MV first = moves[0];
-                moves[0] = moves[i];
-                moves[i] = first;
-                break;
-            }
-    }
-    /* the cheap pass: an immediate win (attacker), a move that does not lose at once
-     * (defender) */
-    int found = 0;
-    for (int i = 0; i < n; i++) {
-        XS t;
-        xs_play(s, moves[i], pf->flags, &t);
-        int won = won_by(pf, &t);
-        if (attacking ? won : !won) {
-            found = 1;
-            if (attacking) {
-                pf->killer[depth] = moves[i];
-                pf->has_killer[depth] = 1;
-            }
-            break;
-        }
-    }
-    if (attacking && found) return 1;
-    if (!attacking && !found) return 1;
-    if (depth == 1) return 0;
-    for (int i = 0; i < n; i++) {
-        XS t;
-        xs_play(s, moves[i], pf->flags, &t);
-        Info ti = analyse(&t, pf->flags);
-        int r = proof_wins(pf, &t, &ti, depth - 1);
-        if (r < 0) return -1;
-        if (attacking == r) { /* a win for the attacker, a refutation for the defender */
-            pf->killer[depth] = moves[i];
-            pf->has_killer[depth] = 1;
-            return r;
-        }
-    }
-    return attacking ? 0 : 1;
+static inline int proof_same(const MV *a, const MV *b) {
+    return a->kind == b->kind && a->a == b->a && a->b == b->b && a->x == b->x;
 }
+
+static inline MV *proof_buf_new(int flags) { return PyMem_Malloc(sizeof(MV) * MAXMOVES); }
+
+static inline void proof_buf_free(MV *buf) { PyMem_Free(buf); }
+
+#include "_native_proof.h"
 
 /* prove(state, attacker, depth, max_nodes, max_seconds) -> (True/False/None, nodes) */
 static PyObject *py_prove(PyObject *self, PyObject *args) {
-    PyObject *state;
-    int attacker, depth;
-    long long max_nodes;
-    double max_seconds;
-    if (!PyArg_ParseTuple(args, "OiiLd:prove", &state, &attacker, &depth, &max_nodes,
-                          &max_seconds))
-        return NULL;
-    if (attacker != 0 && attacker != 1) {
-        PyErr_SetString(PyExc_ValueError, "xobo: the attacker must be 0 or 1");
-        return NULL;
-    }
-    if (depth < 0 || depth > PROOF_MAX_DEPTH) {
-        PyErr_Format(PyExc_ValueError, "xobo: the proof depth must be from 0 to %d",
-                     PROOF_MAX_DEPTH);
-        return NULL;
-    }
-    XS s;
-    Proof pf;
-    memset(&pf, 0, sizeof pf);
-    if (read_state(state, &s, &pf.flags) < 0) return NULL;
-    Info info = analyse(&s, pf.flags);
-    if (info.reason != R_NONE) {
+    ProofArgs a;
+    if (proof_args(args, "xobo", &a) < 0) return NULL;
+    XP root;
+    int flags;
+    if (read_state(a.state, &root.s, &flags) < 0) return NULL;
+    root.info = analyse(&root.s, flags);
+    if (root.info.reason != R_NONE) {
         PyErr_SetString(PyExc_ValueError, "xobo: the game is over");
         return NULL;
     }
-    pf.attacker = attacker;
-    pf.max_nodes = max_nodes < 0 ? 0 : max_nodes;
-    pf.deadline = max_seconds < 0 ? -1.0 : cpu_seconds() + max_seconds;
-    PyObject *out = NULL;
-    int ok = 1;
-    for (int d = 1; d <= depth; d++)
-        if (!(pf.moves[d] = PyMem_Malloc(sizeof(MV) * MAXMOVES))) {
-            PyErr_NoMemory();
-            ok = 0;
-            break;
-        }
-    if (ok) {
-        int r = proof_wins(&pf, &s, &info, depth);
-        if (r < 0)
-            out = Py_BuildValue("(OL)", Py_None, pf.nodes);
-        else
-            out = Py_BuildValue("(OL)", r ? Py_True : Py_False, pf.nodes);
-    }
-    for (int d = 1; d <= depth; d++) PyMem_Free(pf.moves[d]);
-    return out;
+    return proof_run(flags, &root, &a);
 }
 
 /* -- init_board ----------------------------------------------------------------------------- */
