@@ -458,6 +458,7 @@ class MCTSPlayer(Player):
             self.stop,
             prove,
             level.proof_nodes,
+            level.solver_depth if prove is not None else None,
         )
 
 
@@ -582,6 +583,7 @@ def safest_move(
     stop: Callable[[], bool] | None = None,
     prove: Prove | None = None,
     prove_nodes: int = 2_000_000,
+    guarantee: int | None = None,
 ) -> Move:
     """The first move after which the opponent forces no win, ``first[0]`` if none is found.
 
@@ -598,6 +600,14 @@ def safest_move(
     proof search) answers the solver's questions, within ``prove_nodes`` of its
     positions in all.  The tactical step of ``hard``, ``expert`` and ``master`` after
     their search.
+
+    ``guarantee``, below ``depth``, is the depth whose promise holds whatever the
+    deeper checks find (``expert`` checks five decisions and keeps the three of
+    ``hard``, docs/ai.md "Whole-turn safety"): each candidate is checked at
+    ``guarantee`` first and passed over when lost there, and where none passes the
+    deep check the choice is the first candidate safe at ``guarantee`` whose deep
+    check was cut short, else the first safe at ``guarantee`` (lost deeper), else
+    the first not proven lost at ``guarantee``, else ``first[0]``.
     """
     best = first[0]
     # The checks get at least the floor of CPU time (on a loaded machine they do that much
@@ -624,9 +634,25 @@ def safest_move(
         prove=prove,
         prove_nodes=prove_nodes,
     )
+    shallow = None
+    if guarantee is not None and 0 < guarantee < depth:
+        shallow = TurnSafety(
+            guarantee,
+            nodes,
+            order=order,
+            stop=checks_stop,
+            clock=time.process_time,
+            prove=prove,
+            prove_nodes=prove_nodes,
+        )
     legal: list[Move] = state.legal_moves()
     rest = order(state, legal) if order is not None else legal
+    # the fallbacks, best first: not proven lost (deep check cut short; safe at the
+    # guarantee's depth where there is one), lost only deeper than the guarantee, not proven
+    # lost at the guarantee's depth
     fallback: Move | None = None
+    lasting: Move | None = None
+    loose: Move | None = None
     seen: set[Move] = set()
     move: Move
     for move in (*first, *rest):
@@ -639,12 +665,24 @@ def safest_move(
             break
         if over is not None and over():  # (implies the CPU deadline has passed too)
             break
+        near = SAFE
+        if shallow is not None:
+            near = shallow.fate(state, move, cpu_deadline)
+            if near == LOST:
+                continue  # (lost within the guarantee: deeper too)
         verdict = safety.fate(state, move, cpu_deadline)
         if verdict == SAFE:
             return move
-        if verdict == UNKNOWN and fallback is None:
-            fallback = move
-    return fallback if fallback is not None else best
+        if near == UNKNOWN:
+            loose = move if loose is None else loose
+        elif verdict == UNKNOWN:
+            fallback = move if fallback is None else fallback
+        elif shallow is not None:  # lost deeper than the guarantee
+            lasting = move if lasting is None else lasting
+    for choice in (fallback, lasting, loose):
+        if choice is not None:
+            return choice
+    return best
 
 
 def _prior_order(state: State[Any]) -> Callable[[State[Any], list[Move]], list[Move]] | None:

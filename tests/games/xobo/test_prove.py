@@ -221,6 +221,55 @@ def test_the_mover_s_deep_win_is_found_before_the_search() -> None:
     assert forced_win(after, 3, 2000, 0, None, prove=ai.prove) is None
 
 
+#: Positions of ``expert``–``hard`` ladder games (2026-11-28) where every move loses within
+#: five decisions but one does not lose within three, and ``expert``'s search preferred a
+#: move lost within three; the second holds one move safe to five as well, reached only
+#: after checking dozens that lose.
+LOST_DEEPER = [
+    (
+        f"{_SPEC} ........./...1...../....1..../.....11../....1..11/11..1..../..1...1../"
+        "....1..../....1.... ns 16/6/0 v",
+        "f6->d8",
+        "d8->f6",
+    ),
+    (
+        f"{_SPEC} ........1/........1/.......1./....1..../...3.1.1./.......1./.....1.1./"
+        ".....1.../......1.. ew 12/0/10 -",
+        "d6",
+        "d5xe5",
+    ),
+]
+
+
+@pytest.mark.parametrize("text,bad,escape", LOST_DEEPER)
+def test_deep_checks_keep_the_three_decision_guarantee(text: str, bad: str, escape: str) -> None:
+    """Checked five decisions deep with ``guarantee=3``, a move lost within three is never
+    chosen while another is not: the candidates are checked at three first."""
+    game = tablier.games.from_spec(text.split()[0])
+    root = game.parse_position(text)
+    move = game.parse_move(root, bad)
+    opponent = 1 - root.to_move
+    assert verdict(root.apply(move), opponent, 3) is True
+    survivors = [
+        m
+        for m in root.legal_moves()
+        if root.apply(m).outcome is None and verdict(root.apply(m), opponent, 3) is False
+    ]
+    assert [str(m) for m in survivors] == [escape]
+    # without the guarantee, out of its positions before the escape: a move lost within three
+    unguarded = safest_move(
+        root, [move], 5, 20_000, None, None, prove=ai.prove, prove_nodes=200_000
+    )
+    assert verdict(root.apply(unguarded), opponent, 3) is True
+    guarded = safest_move(
+        root, [move], 5, 20_000, None, None, prove=ai.prove, prove_nodes=200_000, guarantee=3
+    )
+    assert str(guarded) == escape
+    # and the level passes it on
+    chosen = make_player("expert:iterations=30,seconds=none", game, 1).choose(root)
+    assert str(chosen) == escape
+
+
 @pytest.mark.parametrize("index", range(len(WALK_INS)))
 def test_expert_refuses_a_walk_in_its_search_prefers(
     index: int, monkeypatch: pytest.MonkeyPatch
