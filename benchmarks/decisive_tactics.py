@@ -9,7 +9,7 @@ Reads recorded matches (JSON lines as ``tablier arena --out`` and
 ``first``/``second`` for the players) and, for every game with a winner, walks
 back from its end with the solver (:class:`tablier.ai.solver.Solver`, ``--depth``
 decisions, at most ``--max-nodes`` nodes per position; through the game's compiled
-proof search where it has one, Volo's, with the same answers and a hundred times as
+proof search where it has one, Volo's or XoBo's, with the same answers and a hundred times as
 many of its positions) while the winner holds a proved forced win.  The first
 position where it does not is the **turning point**; the move played there is
 where the game was decided within the depth:
