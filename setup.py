@@ -18,7 +18,7 @@ setup(
         Extension(
             f"tablier.games.{game}._native",
             sources=[f"src/tablier/games/{game}/_native.c"],
-            include_dirs=["src/tablier/core"],  # _native_rng.h, _native_proof.h: shared by the games
+            include_dirs=["src/tablier/core"],  # _native_rng.h, _native_proof.h (shared)
             extra_compile_args=CFLAGS,
             optional=True,
         )

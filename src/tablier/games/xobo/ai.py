@@ -315,12 +315,17 @@ def prove(
     game is over and for a depth above :data:`PROOF_MAX_DEPTH` (the solver then
     searches itself).  Costs are in docs/performance.md ("Proof search").
 
+    A chain of shared cubes from row 1 to row 8: the first player, who joins
+    north and south, completes it on row 9 at once (``None`` without the core):
+
     >>> from tablier.games import get
     >>> game = get("xobo")
     >>> state = game.initial_state()
     >>> for text in ["e1", "e2", "e3", "e4", "e5", "e6", "e7", "e8"]:
     ...     state = state.apply(game.parse_move(state, text))
-    >>> answer = prove(state, state.to_move, 1, 1000, -1.0)
+    >>> state.to_move
+    0
+    >>> answer = prove(state, 0, 1, 1000, -1.0)
     >>> answer is None or answer[0]
     True
     """
