@@ -625,19 +625,10 @@ def safest_move(
             return time.perf_counter() > wall_deadline and time.process_time() > floor_end
 
     checks_stop = stop if over is None else _either(over, stop)
-    safety = TurnSafety(
-        depth,
-        nodes,
-        order=order,
-        stop=checks_stop,
-        clock=time.process_time,
-        prove=prove,
-        prove_nodes=prove_nodes,
-    )
-    shallow = None
-    if guarantee is not None and 0 < guarantee < depth:
-        shallow = TurnSafety(
-            guarantee,
+
+    def checker(at: int) -> TurnSafety:
+        return TurnSafety(
+            at,
             nodes,
             order=order,
             stop=checks_stop,
@@ -645,6 +636,9 @@ def safest_move(
             prove=prove,
             prove_nodes=prove_nodes,
         )
+
+    safety = checker(depth)
+    shallow = checker(guarantee) if guarantee is not None and 0 < guarantee < depth else None
     legal: list[Move] = state.legal_moves()
     rest = order(state, legal) if order is not None else legal
     # the fallbacks, best first: not proven lost (deep check cut short; safe at the
