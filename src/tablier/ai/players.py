@@ -242,9 +242,11 @@ class Level:
     uses it to stay beatable while its other moves are sound.
     ``proof_depth``: where the game has a compiled proof search
     (:attr:`Knowledge.prove <tablier.ai.knowledge.Knowledge.prove>`, Volo's and XoBo's) and
-    the compiled core is on, the solver steps before and after the search look this
-    many decisions deep with it (at most ``proof_nodes`` of its positions per step)
-    instead of ``solver_depth`` (0: off; see :func:`tactical_depth`).
+    the compiled core is on, the solver steps before and after the search ask it their
+    questions (at most ``proof_nodes`` of its positions per step) and look this many
+    decisions deep, or ``solver_depth`` where that is more (0: off, the generic solver
+    answers at ``solver_depth``; see :func:`tactical_depth`).  ``hard`` has 3, its own
+    depth (the same answers, cheaper), ``expert`` 5.
     """
 
     iterations: int | None = None
@@ -276,10 +278,10 @@ TIME_MARGIN = 0.25
 #: The share of a timed level's budget kept for its safety checks after the search.
 CHECKS_SHARE = 0.15
 
-#: The same where the checks go through a compiled proof search (``expert`` on Volo, XoBo): they
-#: check many moves five decisions deep where the best ones all lose, and on Volo four times
-#: the search gained little at these budgets while those lines decided the games
-#: (docs/ai-strength.md).
+#: The same where the checks look deeper than ``solver_depth`` through a compiled proof
+#: search (``expert`` on Volo, XoBo): they check many moves five decisions deep where the
+#: best ones all lose, and on Volo four times the search gained little at these budgets
+#: while those lines decided the games (docs/ai-strength.md).
 DEEP_CHECKS_SHARE = 0.3
 
 #: The deepest ``proof_depth`` a level may ask for (each two decisions more cost the compiled
@@ -298,7 +300,17 @@ LEVELS: dict[str, Level] = {
     ),
     # medium searches decision by decision, as calibrated (docs/ai.md, "The levels")
     "medium": Level(iterations=300, seconds=0.5, config=MCTSConfig(turn_prior=False)),
-    "hard": Level(iterations=None, seconds=1.7, solver_depth=3, solver_nodes=6000, safety_checks=4),
+    # hard's three-decision steps go through the compiled proof search where the game has
+    # one (the same answers, ten to fifty times cheaper: its checks fit its time on a
+    # starved machine, docs/ai-strength.md)
+    "hard": Level(
+        iterations=None,
+        seconds=1.7,
+        solver_depth=3,
+        solver_nodes=6000,
+        safety_checks=4,
+        proof_depth=3,
+    ),
     # expert looks five decisions deep where the game has a compiled proof search (Volo, XoBo):
     # the lines that decide its games against hard (docs/ai-strength.md)
     "expert": Level(
@@ -398,7 +410,7 @@ class MCTSPlayer(Player):
         checks = level.safety_checks if depth > 1 else 0
         seconds = level.seconds
         if seconds is not None:
-            share = DEEP_CHECKS_SHARE if prove is not None else CHECKS_SHARE
+            share = DEEP_CHECKS_SHARE if depth > level.solver_depth else CHECKS_SHARE
             seconds = search_seconds(seconds, checks > 0, level.rule_guard, start, cpu_start, share)
         tree.search(level.iterations, seconds, progress, stop=self.stop)
         self.last_analysis = tree.analysis()
@@ -447,10 +459,11 @@ class MCTSPlayer(Player):
         searched = [s.move for s in analysis[checks:] if s.visits > 0]
         first = [best, *(s.move for s in analysis[:checks]), *searched]
         level = self.level
+        depth = level.solver_depth if depth is None else depth
         return safest_move(
             state,
             first,
-            level.solver_depth if depth is None else depth,
+            depth,
             level.safety_nodes,
             order,
             deadline,
@@ -458,7 +471,7 @@ class MCTSPlayer(Player):
             self.stop,
             prove,
             level.proof_nodes,
-            level.solver_depth if prove is not None else None,
+            level.solver_depth if depth > level.solver_depth else None,
         )
 
 
@@ -474,11 +487,11 @@ def search_seconds(
     that started at ``start`` (wall clock) and ``cpu_start`` (CPU time).
 
     The budget covers the steps before and after the search too: it keeps ``share``
-    (:data:`CHECKS_SHARE`, 15%; :data:`DEEP_CHECKS_SHARE` for checks through a compiled
-    proof search) for the safety ``checks`` (10% for the rule ``guard`` alone), and the
-    checks' floor of
-    :data:`TACTICS_SECONDS` of CPU time, in wall time at the CPU share this decision got
-    so far, but the search keeps at least half of the budget.
+    (:data:`CHECKS_SHARE`, 15%; :data:`DEEP_CHECKS_SHARE` for checks deeper than the
+    level's ``solver_depth``) for the safety ``checks`` (10% for the rule ``guard``
+    alone), and the checks' floor of :data:`TACTICS_SECONDS` of CPU time, in wall time
+    at the CPU share this decision got so far, but the search keeps at least half of the
+    budget.
     """
     reserve = share * seconds if checks else 0.1 * seconds if guard else 0.0
     elapsed = time.perf_counter() - start

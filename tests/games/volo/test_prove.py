@@ -185,7 +185,29 @@ def test_tactical_depth_follows_the_level() -> None:
     assert tactical_depth(state, 3, 2) == (3, ai.prove)  # never shallower than the solver
     voldetour = tablier.games.get("voldetour").initial_state()
     assert tactical_depth(voldetour, 3, 5) == (3, None)  # no compiled proof search there
-    assert LEVELS["expert"].proof_depth == 5 and LEVELS["hard"].proof_depth == 0
+    assert LEVELS["expert"].proof_depth == 5 and LEVELS["hard"].proof_depth == 3
+
+
+def test_hard_checks_three_decisions_through_the_compiled_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``hard`` asks the compiled proof search its three-decision questions (the same
+    answers, cheaper), keeps ``CHECKS_SHARE`` for its checks and no second, shallower
+    pass; with ``proof_depth=0`` it goes back to the generic solver."""
+    from tablier.ai import players
+
+    calls: list[tuple[int, object, object]] = []
+    real = players.safest_move
+
+    def spy(*args: object) -> object:
+        calls.append((args[2], args[8], args[10]))  # type: ignore[arg-type]
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(players, "safest_move", spy)
+    state = played("mini", 5, 20)
+    for extra in ("", ",proof_depth=0"):
+        make_player("hard:iterations=60,seconds=none" + extra, state.game, 1).choose(state)
+    assert calls == [(3, ai.prove, None), (3, None, None)]
 
 
 def test_a_solver_with_the_hook_solves_alike() -> None:
