@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/proof_speed.py [--game volo] [--positions 12] [--depths 3,5]
-        [--generic-depths 3,5] [--seed 1]
+        [--generic-depths 3,5] [--seed 1] [--suite FILE] [--checks]
 
 Positions come from seeded games of a player that follows the game's move prior,
 with a fifth of its moves at random, after 20 to 70 decisions.  On each, for
@@ -18,19 +18,29 @@ the median of the per-question ratio, then the medians over the questions withou
 a forced win (those of a safety check that passes): what ``expert``'s five-decision
 checks cost (docs/performance.md).  ``--generic-depths`` limits the slow side to the
 depths it can afford.
+
+``--suite FILE`` takes the first ``--positions`` positions of a tactical suite file
+(``tests/ai/data/tactics/GAME.json``, mid-game positions the solver proved; the game
+is the file's) instead.  ``--checks`` times what the levels do with the answers: the
+whole-turn safety check (:class:`~tablier.ai.tactics.TurnSafety`, at the first of
+``--depths``) of every decision of each position, with the compiled search under the
+solver and without it, and prints the CPU time a position (the verdicts must agree).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from tablier.ai.knowledge import knowledge_for
 from tablier.ai.solver import Solver
+from tablier.ai.tactics import TurnSafety
 from tablier.games import from_spec
 
 
@@ -55,6 +65,49 @@ def positions(game: Any, count: int, seed: int) -> list[Any]:
     return found
 
 
+def suite_positions(path: str, count: int) -> tuple[Any, list[Any]]:
+    """The game and the first ``count`` positions of a tactical suite file
+    (``tests/ai/data/tactics/*.json``: mid-game positions proved by the solver)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    game = from_spec(data["game"])
+    return game, [game.parse_position(e["position"]) for e in data["positions"][:count]]
+
+
+def checks(states: list[Any], depth: int, prove: Any) -> int:
+    """Print the CPU time of the levels' whole-turn safety checks of every decision of
+    each position, with the compiled search under the solver and without it."""
+    fast: list[float] = []
+    slow: list[float] = []
+    moves = 0
+    for state in states:
+        legal = state.legal_moves()
+        moves += len(legal)
+        t0 = time.process_time()
+        hooked = TurnSafety(depth, nodes=1 << 40, turn_nodes=1 << 40, prove=prove)
+        got = [hooked.fate(state, m) for m in legal]
+        t1 = time.process_time()
+        plain = TurnSafety(depth, nodes=1 << 40, turn_nodes=1 << 40)
+        expected = [plain.fate(state, m) for m in legal]
+        t2 = time.process_time()
+        if got != expected:
+            print(f"the checks disagree: {state.to_text()}")
+            return 1
+        fast.append(t1 - t0)
+        slow.append(t2 - t1)
+    ratios = [b / max(a, 1e-6) for a, b in zip(fast, slow, strict=True)]
+    print(
+        "| depth | positions | decisions checked | compiled: median / max CPU ms a position "
+        "| generic: median / max CPU ms a position | generic / compiled (median) |"
+    )
+    print("|---|---|---|---|---|---|")
+    print(
+        f"| {depth} | {len(states)} | {moves} | {_ms(statistics.median(fast))} / "
+        f"{_ms(max(fast))} | {_ms(statistics.median(slow))} / {_ms(max(slow))} | "
+        f"{statistics.median(ratios):.0f}× |"
+    )
+    return 0
+
+
 def _ms(seconds: float) -> str:
     """CPU seconds as milliseconds, three significant digits at least."""
     ms = seconds * 1000
@@ -68,16 +121,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depths", default="3,5")
     parser.add_argument("--generic-depths", default="3,5", help="depths the generic solver runs")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--suite", default=None, help="positions from this tactical suite file")
+    parser.add_argument(
+        "--checks", action="store_true", help="time whole-turn safety checks of every decision"
+    )
     args = parser.parse_args(argv)
-    game = from_spec(args.game)
+    if args.suite:
+        game, states = suite_positions(args.suite, args.positions)
+    else:
+        game = from_spec(args.game)
+        states = []
     prove = knowledge_for(game).prove
-    if prove is None or prove(game.initial_state(), 0, 0, 1, -1.0) is None:
-        print(f"{args.game}: no compiled proof search (none declared, or the core is off)")
-        return 2
     depths = [int(d) for d in args.depths.split(",")]
+    if prove is None or prove(game.initial_state(), 0, max(depths), 0, -1.0) is None:
+        print(
+            f"{game.spec}: no compiled proof search for depth {max(depths)} (none declared, "
+            "the core is off, or the game's search does not go that deep)"
+        )
+        return 2
     generic = {int(d) for d in args.generic_depths.split(",") if d}
-    states = positions(game, args.positions, args.seed)
-    print(f"{args.game}: {len(states)} positions, seed {args.seed}")
+    if not args.suite:
+        states = positions(game, args.positions, args.seed)
+    where = f"from {args.suite}" if args.suite else f"seed {args.seed}"
+    print(f"{game.spec}: {len(states)} positions, {where}")
+    if args.checks:
+        return checks(states, depths[0], prove)
     print(
         "| depth | questions | forced wins | compiled: median / max CPU ms | "
         "generic: median / max CPU ms | generic / compiled (median) | "

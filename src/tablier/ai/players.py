@@ -527,21 +527,27 @@ def tactical_depth(
 ) -> tuple[int, Prove | None]:
     """The depth of a level's solver steps in ``state``'s game, and the proof search to use.
 
-    ``proof_depth`` (when above 0 and ``solver_depth`` is on) with the game's compiled
-    proof search (:attr:`Knowledge.prove <tablier.ai.knowledge.Knowledge.prove>`) when the
-    game has one and the compiled core is on; else ``solver_depth`` with the generic
-    solver alone (None).
+    ``proof_depth`` (when above 0 and ``solver_depth`` is on; ``solver_depth`` where that
+    is more) with the game's compiled proof search (:attr:`Knowledge.prove
+    <tablier.ai.knowledge.Knowledge.prove>`) when the game has one, the compiled core is
+    on and the search takes questions that deep; else ``solver_depth`` with it where it
+    takes those (Voldétour's stops at three decisions); else ``solver_depth`` with the
+    generic solver alone (None).  Voldétour's search does not serve the ``repetition``
+    option:
 
     >>> from tablier.games import get
-    >>> tactical_depth(get("voldetour").initial_state(), 3, 5)
+    >>> tactical_depth(get("voldetour", repetition=True).initial_state(), 3, 5)
     (3, None)
     """
     prove = knowledge_for(state.game).prove
     if proof_depth <= 0 or solver_depth <= 1 or prove is None or state.outcome is not None:
         return solver_depth, None
-    if prove(state, state.to_move, 0, 1, -1.0) is None:  # the compiled core is off
-        return solver_depth, None
-    return max(proof_depth, solver_depth), prove
+    # Does the hook take the question?  (None: the compiled core is off, or the game's
+    # search does not go that deep or serve these options; no position is expanded.)
+    for depth in dict.fromkeys((max(proof_depth, solver_depth), solver_depth)):
+        if prove(state, state.to_move, depth, 0, -1.0) is not None:
+            return depth, prove
+    return solver_depth, None
 
 
 def forced_win(

@@ -1761,6 +1761,93 @@ typedef struct {
 } Played;
 
 /* playout(cap, state, seed, limit, weighted, cutoff, repetition, max_turns) */
+/* ------------------------------------------------------------------------------------ */
+/* Proof search (core/_native_proof.h) on positions without a repetition history          */
+
+typedef struct {
+    const PS *ps;
+    long long max_turns;
+} VProof;
+
+typedef const VProof *PROOF_GAME;
+typedef St PROOF_POS; /* hist stays NULL: the search is not offered with repetition on */
+typedef CMove PROOF_MOVE;
+typedef CMove PROOF_BUF; /* ps->bufcap of them */
+
+static inline int proof_over(const VProof *g, const St *s, int *winner) {
+    switch (outcome_code(g->ps, s, g->max_turns)) {
+    case 0: return 0;
+    case 1: /* Black on the enemy tower */
+    case 4: /* White stayed on its own */
+        *winner = 0;
+        return 1;
+    case 2:
+    case 3:
+        *winner = 1;
+        return 1;
+    default: /* no action, repetition, turn limit: draws */
+        *winner = -1;
+        return 1;
+    }
+}
+
+static inline int proof_mover(const St *s) { return to_move(s); }
+
+static inline CMove *proof_moves(const VProof *g, const St *s, CMove *buf, int *n) {
+    Bd b;
+    build_board(g->ps, s, &b, -1, -1, -1);
+    *n = generate(g->ps, s, &b, buf);
+    return buf;
+}
+
+static inline void proof_play(const VProof *g, const St *s, const CMove *m, St *out) {
+    *out = *s;
+    /* Without repetition nothing is allocated, and a generated decision always applies. */
+    (void)apply_move(g->ps, out, m, 0);
+}
+
+static inline int proof_same(const CMove *a, const CMove *b) {
+    return memcmp(a, b, sizeof(CMove)) == 0; /* generated moves are zeroed first */
+}
+
+static inline CMove *proof_buf_new(const VProof *g) {
+    return PyMem_Malloc(sizeof(CMove) * (size_t)g->ps->bufcap);
+}
+
+static inline void proof_buf_free(CMove *buf) { PyMem_Free(buf); }
+
+#include "_native_proof.h"
+
+static PyObject *py_prove(PyObject *self, PyObject *args) {
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    if (n != 7) {
+        PyErr_Format(PyExc_TypeError, "prove() takes 7 arguments (%zd given)", n);
+        return NULL;
+    }
+    PyObject *cap = PyTuple_GET_ITEM(args, 0), *mt = PyTuple_GET_ITEM(args, 1);
+    long long max_turns;
+    if (get_count(mt, 0, &max_turns, "max_turns") < 0) return NULL;
+    PS *ps = get_ps(cap);
+    if (!ps) return NULL;
+    PyObject *rest = PyTuple_GetSlice(args, 2, 7);
+    if (!rest) return NULL;
+    ProofArgs a;
+    int ok = proof_args(rest, "voldetour", &a);
+    if (ok < 0) {
+        Py_DECREF(rest);
+        return NULL;
+    }
+    St s;
+    if (parse_state(ps, a.state, &s, 0) < 0) {
+        Py_DECREF(rest);
+        return NULL;
+    }
+    VProof g = {ps, max_turns};
+    PyObject *out = proof_run(&g, &s, &a);
+    Py_DECREF(rest);
+    return out;
+}
+
 static PyObject *py_playout(PyObject *self, PyObject *args) {
     PyObject *cap, *state, *seedo;
     PyObject *limito, *mt;
@@ -1887,6 +1974,10 @@ static PyMethodDef methods[] = {
     {"evaluate", py_evaluate, METH_VARARGS, "evaluate(cap, state) -> float: ai.evaluate."},
     {"path_distance", py_path_distance, METH_VARARGS,
      "path_distance(cap, state, player) -> int: ai.path_distance."},
+    {"prove", py_prove, METH_VARARGS,
+     "prove(cap, max_turns, state, attacker, depth, max_nodes, max_seconds)\n"
+     "-> (True/False/None, positions): does attacker force a win within depth decisions?\n"
+     "(None: past a limit; max_seconds of CPU time, < 0 for none; no repetition history)."},
     {"playout", py_playout, METH_VARARGS,
      "playout(cap, state, seed, limit, weighted, cutoff, repetition, max_turns)\n"
      "-> (reward for Black, [(mover, move)]): a playout played in C."},

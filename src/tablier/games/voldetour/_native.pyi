@@ -47,3 +47,13 @@ def playout(
     max_turns: int,
     /,
 ) -> tuple[float, list[tuple[int, VMove]]]: ...
+def prove(
+    tables: object,
+    max_turns: int,
+    state: VState,
+    attacker: int,
+    depth: int,
+    max_nodes: int,
+    max_seconds: float,
+    /,
+) -> tuple[bool | None, int]: ...

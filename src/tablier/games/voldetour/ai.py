@@ -421,6 +421,52 @@ def playout(
     return result
 
 
+#: The deepest question :func:`prove` takes: a Voldétour turn is two to four decisions, and
+#: the levels' checks ask three (their guarantee, docs/ai.md); deeper ones go to the
+#: generic solver, so ``expert`` looks three decisions deep here, as before.
+PROOF_DEPTH = 3
+
+
+def prove(
+    state: VState, attacker: int, depth: int, nodes: int, seconds: float
+) -> tuple[bool | None, int] | None:
+    """Whether ``attacker`` forces a win within ``depth`` decisions, in the compiled core.
+
+    The answer of :meth:`tablier.ai.solver.Solver.wins` (the same AND/OR search over
+    the same decisions, whoever makes them, without its table), ``None`` past
+    ``nodes`` positions or ``seconds`` of CPU time (``seconds < 0``: no time limit),
+    with the positions expanded.  ``None`` instead of the pair where the generic
+    solver answers instead: the compiled core off or without the piece set, the game
+    over, a depth above :data:`PROOF_DEPTH`, and games with the ``repetition`` option
+    (the compiled positions carry no history).  Costs: docs/performance.md.
+
+    Black's Lord on a block as high as White's tower, beside it, Black to move: it
+    steps onto the tower at once (``None`` without the compiled core):
+
+    >>> from tablier.games import get
+    >>> game = get("voldetour")
+    >>> state = game.position(black=["B113@i8:1x1x3"], lords=("i8", "e5"), turn=9)
+    >>> answer = prove(state, 0, 1, 1000, -1.0)
+    >>> answer is None or answer[0]
+    True
+    >>> answer is None or prove(state, 1, 3, 1000, -1.0)[0]
+    False
+    """
+    game = state.game
+    if not _on or game.repetition or depth > PROOF_DEPTH or state.outcome is not None:
+        return None
+    tables = native_tables(game.pieceset)
+    if tables is None:
+        return None
+    try:
+        result: tuple[bool | None, int] = rules._native.prove(
+            tables, game.max_turns or 0, state, attacker, depth, nodes, seconds
+        )
+    except OverflowError:  # a turn number beyond 2**62: the generic solver plays it
+        return None
+    return result
+
+
 _on = False
 _path_distance: Callable[[VState, int], int] = _path_distance_pure
 _evaluate: Callable[[VState], float] = _evaluate_pure
