@@ -65,9 +65,10 @@ name in it is optional:
     positions or ``seconds`` of CPU time; ``seconds < 0``: no time limit) and
     the positions it expanded; the whole call is ``None`` when the compiled
     core is off.  The solver hands its searches to it when a player asks
-    (``proof_depth`` of a level: with Volo's and XoBo's, ``hard`` asks its
-    three-decision questions and ``expert`` checks five decisions deep,
-    docs/ai.md).
+    (``proof_depth`` of a level: ``hard`` asks its three-decision questions of
+    Volo's, XoBo's and Voldétour's, ``expert`` checks five decisions deep with
+    Volo's and XoBo's, docs/ai.md).  A hook may take only some questions (too
+    deep, some options) and answer ``None`` to the others.
 
 ``PLAYOUT_DEPTH: int``
     How many plies a cut-off playout runs before the evaluation (default 6).

@@ -241,7 +241,8 @@ class Level:
     the moves the tactical filter keeps (after a win in one is taken); ``easy``
     uses it to stay beatable while its other moves are sound.
     ``proof_depth``: where the game has a compiled proof search
-    (:attr:`Knowledge.prove <tablier.ai.knowledge.Knowledge.prove>`, Volo's and XoBo's) and
+    (:attr:`Knowledge.prove <tablier.ai.knowledge.Knowledge.prove>`: Volo's, XoBo's,
+    Voldétour's to three decisions) and
     the compiled core is on, the solver steps before and after the search ask it their
     questions (at most ``proof_nodes`` of its positions per step) and look this many
     decisions deep, or ``solver_depth`` where that is more (0: off, the generic solver

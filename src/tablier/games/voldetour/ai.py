@@ -423,7 +423,7 @@ def playout(
 
 #: The deepest question :func:`prove` takes: a Voldétour turn is two to four decisions, and
 #: the levels' checks ask three (their guarantee, docs/ai.md); deeper ones go to the
-#: generic solver, so ``expert`` looks three decisions deep here, as before.
+#: generic solver, so ``expert`` looks three decisions deep here (with this search).
 PROOF_DEPTH = 3
 
 
