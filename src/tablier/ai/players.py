@@ -312,8 +312,8 @@ LEVELS: dict[str, Level] = {
         safety_checks=4,
         proof_depth=3,
     ),
-    # expert looks five decisions deep where the game has a compiled proof search (Volo, XoBo):
-    # the lines that decide its games against hard (docs/ai-strength.md)
+    # expert looks five decisions deep where the game's compiled proof search goes that deep
+    # (Volo, XoBo): the lines that decide its games against hard (docs/ai-strength.md)
     "expert": Level(
         iterations=None,
         seconds=6.0,
