@@ -1754,13 +1754,6 @@ static PyObject *py_path_distance(PyObject *self, PyObject *args) {
     return PyLong_FromLong(path_distance(ps, &s, &b, player));
 }
 
-
-typedef struct {
-    int mover;
-    CMove m;
-} Played;
-
-/* playout(cap, state, seed, limit, weighted, cutoff, repetition, max_turns) */
 /* ------------------------------------------------------------------------------------ */
 /* Proof search (core/_native_proof.h) on positions without a repetition history          */
 
@@ -1848,6 +1841,12 @@ static PyObject *py_prove(PyObject *self, PyObject *args) {
     return out;
 }
 
+typedef struct {
+    int mover;
+    CMove m;
+} Played;
+
+/* playout(cap, state, seed, limit, weighted, cutoff, repetition, max_turns) */
 static PyObject *py_playout(PyObject *self, PyObject *args) {
     PyObject *cap, *state, *seedo;
     PyObject *limito, *mt;
