@@ -16,7 +16,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import tablier.games
@@ -26,6 +26,8 @@ from tablier.ai.solver import Solver
 from tablier.ai.tactics import LOST, SAFE, TurnSafety
 from tablier.core.native import using
 from tablier.games.voldetour import ai, rules
+
+from .helpers import built_position
 
 #: The tactical suite's positions (tests/ai/test_tactical_suite.py).
 SUITE = Path(__file__).parents[2] / "ai" / "data" / "tactics" / "voldetour.json"
@@ -39,19 +41,22 @@ def _native() -> None:
         pytest.skip("Voldetour's compiled core is not built")
 
 
-def played(spec: str, seed: int, plies: int) -> rules.VState:
-    """The position after ``plies`` random decisions from the start (or the last one
+def continued(state: rules.VState, seed: int, plies: int) -> rules.VState:
+    """The position after ``plies`` random decisions from ``state`` (or the last one
     before the game ended): often in the middle of a turn."""
-    game = tablier.games.from_spec(spec)
     rng = random.Random(seed)
-    state = game.initial_state()
-    for _ in range(plies):
+    for _ in range(plies if state.outcome is None else 0):
         moves = state.legal_moves()
         after = state.apply(moves[rng.randrange(len(moves))])
         if after.outcome is not None:
             break
         state = after
     return state
+
+
+def played(spec: str, seed: int, plies: int) -> rules.VState:
+    """:func:`continued` from the start of a game of ``spec``."""
+    return continued(tablier.games.from_spec(spec).initial_state(), seed, plies)
 
 
 def at_the_tower() -> rules.VState:
@@ -72,13 +77,19 @@ def at_the_tower() -> rules.VState:
     ),
     seed=st.integers(0, 10**6),
     plies=st.integers(0, 160),
+    built=st.booleans(),
     depth=st.integers(0, ai.PROOF_DEPTH),
     attacker=st.integers(0, 1),
 )
 def test_answers_are_the_generic_solvers(
-    spec: str, seed: int, plies: int, depth: int, attacker: int
+    spec: str, seed: int, plies: int, built: bool, depth: int, attacker: int
 ) -> None:
-    state = played(spec, seed, plies)
+    """From the start, or from a random construction (the rules tests' helper: pieces
+    on the board, Lords off their towers, mid-turn), then random decisions."""
+    game = tablier.games.from_spec(spec)
+    start = built_position(game, random.Random(seed)) if built else game.initial_state()
+    state = continued(start, seed, plies if not built else plies % 8)
+    assume(state.outcome is None)  # (a construction may be won already)
     answer = ai.prove(state, attacker, depth, 10**9, -1.0)
     assert answer is not None
     assert answer[0] is Solver().wins(state, attacker, depth)
@@ -204,14 +215,8 @@ def test_answers_agree_on_the_suite_s_positions(
     end early, by the Lord that stays on its tower."""
     data = json.loads(SUITE.read_text(encoding="utf-8"))
     game = tablier.games.from_spec(data["game"])
-    state = game.parse_position(data["positions"][index % len(data["positions"])]["position"])
-    rng = random.Random(seed)
-    for _ in range(plies):
-        moves = state.legal_moves()
-        after = state.apply(moves[rng.randrange(len(moves))])
-        if after.outcome is not None:
-            break
-        state = after
+    root = game.parse_position(data["positions"][index % len(data["positions"])]["position"])
+    state = continued(root, seed, plies)
     answer = ai.prove(state, attacker, depth, 10**9, -1.0)
     assert answer is not None
     assert answer[0] is Solver(max_nodes=10**6).wins(state, attacker, depth)
