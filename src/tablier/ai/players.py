@@ -533,12 +533,12 @@ def tactical_depth(
     <tablier.ai.knowledge.Knowledge.prove>`) when the game has one, the compiled core is
     on and the search takes questions that deep; else ``solver_depth`` with it where it
     takes those (Voldétour's stops at three decisions); else ``solver_depth`` with the
-    generic solver alone (None).  Voldétour's search does not serve the ``repetition``
-    option:
+    generic solver alone (None).  On Voldétour, whose search stops at three, ``expert``'s
+    five becomes three:
 
     >>> from tablier.games import get
-    >>> tactical_depth(get("voldetour", repetition=True).initial_state(), 3, 5)
-    (3, None)
+    >>> tactical_depth(get("voldetour", repetition=True).initial_state(), 3, 5)[0]
+    3
     """
     prove = knowledge_for(state.game).prove
     if proof_depth <= 0 or solver_depth <= 1 or prove is None or state.outcome is not None:

@@ -260,9 +260,9 @@ def solve_command(
     longest defence) or "no forced win within N".  A turn of several decisions
     counts one per decision.  POSITION may also be given as `GAME POSITION`
     (a game spec, then the position string or its body).  A game with a
-    compiled proof search (Volo, XoBo; Voldétour to three decisions, without the
-    repetition option) answers through it, with the same answers: --max-nodes then
-    bounds its positions at a hundred times the number.
+    compiled proof search (Volo, XoBo; Voldétour to three decisions) answers
+    through it, with the same answers: --max-nodes then bounds its positions at a
+    hundred times the number.
     """
     state = _read_args(position)
     if depth < 0:

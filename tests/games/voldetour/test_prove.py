@@ -3,13 +3,15 @@
 The generic :class:`~tablier.ai.solver.Solver` without the hook is the reference: the
 compiled search must give its answers on every position, for either attacker, at every
 depth it takes (up to ``ai.PROOF_DEPTH``), with both piece sets and a turn limit, in the
-middle of a turn too.  It does not serve the ``repetition`` option (its positions carry no
-history) nor deeper questions: there the hook answers None and the solver searches itself.
-Then its use: the levels ask it their three-decision questions.
+middle of a turn too, and with the ``repetition`` option (the state's history and the
+turns ended on the way).  It does not take deeper questions: there the hook answers None
+and the solver searches itself.  Then its use: the levels ask it their three-decision
+questions.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -128,27 +130,31 @@ def test_bad_input_is_refused() -> None:
     state = played("voldetour", 1, 10)
     tables = rules.native_tables(state.game.pieceset)
     with pytest.raises(ValueError, match="attacker"):
-        native.prove(tables, 0, state, 2, 3, 100, -1.0)
+        native.prove(tables, 0, False, state, 2, 3, 100, -1.0)
     with pytest.raises(ValueError, match="depth"):
-        native.prove(tables, 0, state, 0, 16, 100, -1.0)
+        native.prove(tables, 0, False, state, 0, 16, 100, -1.0)
     with pytest.raises(ValueError, match="depth"):
-        native.prove(tables, 0, state, 0, -1, 100, -1.0)
+        native.prove(tables, 0, False, state, 0, -1, 100, -1.0)
     with pytest.raises(TypeError):
-        native.prove(tables, 0, "not a state", 0, 3, 100, -1.0)
+        native.prove(tables, 0, False, "not a state", 0, 3, 100, -1.0)
     with pytest.raises(TypeError):
-        native.prove("not tables", 0, state, 0, 3, 100, -1.0)
+        native.prove("not tables", 0, False, state, 0, 3, 100, -1.0)
     with pytest.raises(ValueError, match="max_turns"):
-        native.prove(tables, -1, state, 0, 3, 100, -1.0)
-    with pytest.raises(TypeError, match="7 arguments"):
-        native.prove(tables, 0, state, 0, 3)
-    assert native.prove(tables, 0, state, 0, 3, -5, -1.0)[0] is None  # no nodes at all
+        native.prove(tables, -1, False, state, 0, 3, 100, -1.0)
+    with pytest.raises(TypeError, match="8 arguments"):
+        native.prove(tables, 0, False, state, 0, 3)
+    assert native.prove(tables, 0, False, state, 0, 3, -5, -1.0)[0] is None  # no nodes at all
+    repeating = dataclasses.replace(played("voldetour:repetition=on", 1, 10), history=("x",))
+    with pytest.raises(TypeError, match="history"):
+        native.prove(tables, 0, True, repeating, 0, 3, 100, -1.0)
+    huge = dataclasses.replace(repeating, history=(2**64,))
+    with pytest.raises(ValueError, match="history"):
+        native.prove(tables, 0, True, huge, 0, 3, 100, -1.0)
 
 
 def test_where_the_solver_answers_instead() -> None:
     state = played("voldetour", 5, 30)
     assert ai.prove(state, 0, ai.PROOF_DEPTH + 1, 100, -1.0) is None  # too deep
-    repeating = played("voldetour:repetition=on", 5, 30)
-    assert ai.prove(repeating, 0, 3, 100, -1.0) is None  # no history in the compiled positions
     over = at_the_tower().apply(tablier.games.get("voldetour").parse_move(at_the_tower(), "Li9"))
     assert over.outcome is not None and ai.prove(over, 0, 3, 100, -1.0) is None
     with using(False):
@@ -164,7 +170,7 @@ def test_the_levels_ask_it_three_decisions_deep() -> None:
     assert tactical_depth(state, 3, LEVELS["hard"].proof_depth) == (3, ai.prove)
     assert tactical_depth(state, 3, LEVELS["expert"].proof_depth) == (3, ai.prove)
     repeating = played("voldetour:repetition=on", 5, 30)
-    assert tactical_depth(repeating, 3, 5) == (3, None)
+    assert tactical_depth(repeating, 3, 5) == (3, ai.prove)
 
 
 def test_whole_turn_checks_agree_with_the_hook() -> None:
@@ -217,6 +223,84 @@ def test_answers_agree_on_the_suite_s_positions(
     game = tablier.games.from_spec(data["game"])
     root = game.parse_position(data["positions"][index % len(data["positions"])]["position"])
     state = continued(root, seed, plies)
+    answer = ai.prove(state, attacker, depth, 10**9, -1.0)
+    assert answer is not None
+    assert answer[0] is Solver(max_nodes=10**6).wins(state, attacker, depth)
+
+
+def with_history(state: rules.VState, keys: list[int]) -> rules.VState:
+    """``state`` with ``keys`` in its repetition history before its own last key."""
+    return dataclasses.replace(state, history=(*state.history[:-1], *keys, state.history[-1]))
+
+
+def turn_ends(state: rules.VState, depth: int) -> list[int]:
+    """The repetition keys of the positions that end a turn within ``depth`` decisions
+    (and do not end the game), in the order found."""
+    keys: list[int] = []
+    if depth <= 0 or state.outcome is not None:
+        return keys
+    for move in state.legal_moves():
+        after = state.apply(move)
+        if after.turn != state.turn and after.outcome is None:
+            keys.append(after.repetition_key())
+        keys += turn_ends(after, depth - 1)
+    return keys
+
+
+def test_a_repetition_draw_refutes_a_win() -> None:
+    """White ends its turn with a Lord move (its other actions done), then Black's Lord
+    steps onto White's tower.  When White's history already has a position it can end
+    its turn in twice, that third time is a draw and Black forces no win; after a turn
+    that brought a piece from the reserve (irreversible) the history starts again."""
+    text = (
+        "voldetour:repetition=on turn=10 lords=i8,e5 black=B113@i8:1x1x3 white=B111@a5:1x1x1 do=bs"
+    )
+    game = tablier.games.from_spec("voldetour:repetition=on")
+    state = game.parse_position(text)
+    assert ai.prove(state, 0, 2, 10**6, -1.0) == (True, 26)  # every Lord move loses
+    ends = turn_ends(state, 1)
+    assert len(ends) == len(state.legal_moves()) == 25
+    for key in (ends[0], ends[-1]):  # a Lord move, and "end"
+        twice = with_history(state, [key, key])
+        assert twice.outcome is None
+        assert ai.prove(twice, 0, 2, 10**6, -1.0)[0] is False
+        assert Solver().wins(twice, 0, 2) is False
+        once = with_history(state, [key])  # a second time is no draw
+        assert ai.prove(once, 0, 2, 10**6, -1.0)[0] is True is Solver().wins(once, 0, 2)
+    irreversible = game.parse_position(text.replace("do=bs", "do=bsr"))
+    twice = with_history(irreversible, [ends[0], ends[0]])
+    assert ai.prove(twice, 0, 2, 10**6, -1.0)[0] is True is Solver().wins(twice, 0, 2)
+    # the history the native rules keep agrees: the third time is the rules' draw
+    third = twice.apply(state.legal_moves()[0])
+    assert third.outcome is None and len(third.history) == 1
+    drawn = with_history(state, [ends[0], ends[0]]).apply(state.legal_moves()[0])
+    assert drawn.outcome is not None and drawn.outcome.reason == "repetition"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    spec=st.sampled_from(["voldetour:repetition=on", "voldetour:pieces=mini,repetition=on"]),
+    seed=st.integers(0, 10**6),
+    plies=st.integers(0, 8),
+    share=st.floats(0.0, 1.0),
+    depth=st.integers(1, ai.PROOF_DEPTH),
+    attacker=st.integers(0, 1),
+)
+def test_answers_with_a_repetition_history_are_the_generic_solvers(
+    spec: str, seed: int, plies: int, share: float, depth: int, attacker: int
+) -> None:
+    """A random construction with its history filled with keys of positions a turn can
+    end in within two decisions (once or twice each, a share of them), so that some
+    lines of the search end in draws by repetition."""
+    game = tablier.games.from_spec(spec)
+    rng = random.Random(seed)
+    state = continued(built_position(game, rng), seed, plies)
+    assume(state.outcome is None)
+    keys = turn_ends(state, 2)
+    rng.shuffle(keys)
+    chosen = keys[: round(share * len(keys))]
+    state = with_history(state, [k for k in chosen for _ in range(rng.randint(1, 2))])
+    assume(state.outcome is None)
     answer = ai.prove(state, attacker, depth, 10**9, -1.0)
     assert answer is not None
     assert answer[0] is Solver(max_nodes=10**6).wins(state, attacker, depth)

@@ -1755,21 +1755,55 @@ static PyObject *py_path_distance(PyObject *self, PyObject *args) {
 }
 
 /* ------------------------------------------------------------------------------------ */
-/* Proof search (core/_native_proof.h) on positions without a repetition history          */
+/* Proof search (core/_native_proof.h), with the repetition history when the option is on */
+
+/* The keys of the turns ended on the line from the root, a stack shared by the
+ * depth-first search: a position's own key (when its last decision ended a turn) sits at
+ * its parent's top, above its ancestors'; at most one a decision. */
+#define VPATH 16
 
 typedef struct {
     const PS *ps;
     long long max_turns;
+    int repetition;
+    const uint64_t *root; /* the root's history, sorted */
+    Py_ssize_t nroot;
+    uint64_t *path; /* VPATH keys */
 } VProof;
 
+typedef struct {
+    St s;          /* s.hist stays NULL: the history is the root's + path[base..top) */
+    int base, top; /* an irreversible turn (a piece from a reserve) starts it again */
+    int root_on;   /* 0 once such a turn ended on the line: the root's history is gone */
+    int rep_draw;  /* the last key came a third time: a draw by repetition */
+} VPos;
+
 typedef const VProof *PROOF_GAME;
-typedef St PROOF_POS; /* hist stays NULL: the search is not offered with repetition on */
+typedef VPos PROOF_POS;
 typedef CMove PROOF_MOVE;
 typedef CMove PROOF_BUF; /* ps->bufcap of them */
 
-static inline int proof_over(const VProof *g, const St *s, int *winner) {
-    switch (outcome_code(g->ps, s, g->max_turns)) {
-    case 0: return 0;
+/* How many times key is in the sorted keys[0..n). */
+static Py_ssize_t sorted_count(const uint64_t *keys, Py_ssize_t n, uint64_t key) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) { /* the first >= key */
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    Py_ssize_t c = 0;
+    while (lo + c < n && keys[lo + c] == key) c++;
+    return c;
+}
+
+static inline int proof_over(const VProof *g, const VPos *p, int *winner) {
+    switch (outcome_code(g->ps, &p->s, g->max_turns)) { /* (s.nhist 0: no repetition) */
+    case 0:
+        if (!p->rep_draw) return 0;
+        *winner = -1; /* repetition: a draw, as the other draws it would come before */
+        return 1;
     case 1: /* Black on the enemy tower */
     case 4: /* White stayed on its own */
         *winner = 0;
@@ -1778,25 +1812,36 @@ static inline int proof_over(const VProof *g, const St *s, int *winner) {
     case 3:
         *winner = 1;
         return 1;
-    default: /* no action, repetition, turn limit: draws */
+    default: /* no action, turn limit: draws */
         *winner = -1;
         return 1;
     }
 }
 
-static inline int proof_mover(const St *s) { return to_move(s); }
+static inline int proof_mover(const VPos *p) { return to_move(&p->s); }
 
-static inline CMove *proof_moves(const VProof *g, const St *s, CMove *buf, int *n) {
+static inline CMove *proof_moves(const VProof *g, const VPos *p, CMove *buf, int *n) {
     Bd b;
-    build_board(g->ps, s, &b, -1, -1, -1);
-    *n = generate(g->ps, s, &b, buf);
+    build_board(g->ps, &p->s, &b, -1, -1, -1);
+    *n = generate(g->ps, &p->s, &b, buf);
     return buf;
 }
 
-static inline void proof_play(const VProof *g, const St *s, const CMove *m, St *out) {
-    *out = *s;
-    /* Without repetition nothing is allocated, and a generated decision always applies. */
-    (void)apply_move(g->ps, out, m, 0);
+static inline void proof_play(const VProof *g, const VPos *p, const CMove *m, VPos *out) {
+    *out = *p;
+    /* Without a history nothing is allocated, and a generated decision always applies. */
+    (void)apply_move(g->ps, &out->s, m, 0);
+    if (!g->repetition || out->s.turn == p->s.turn) return; /* the turn goes on */
+    /* the turn ended: its key joins the history (alone after an irreversible turn) */
+    uint64_t key = rep_key(g->ps, &out->s, to_move(&out->s));
+    if (p->s.done & FROM_RESERVE) {
+        out->base = p->top;
+        out->root_on = 0;
+    }
+    g->path[out->top++] = key;
+    Py_ssize_t c = out->root_on ? sorted_count(g->root, g->nroot, key) : 0;
+    for (int j = out->base; j < out->top; j++) c += g->path[j] == key;
+    out->rep_draw = c >= 3;
 }
 
 static inline int proof_same(const CMove *a, const CMove *b) {
@@ -1811,18 +1856,28 @@ static inline void proof_buf_free(CMove *buf) { PyMem_Free(buf); }
 
 #include "_native_proof.h"
 
+_Static_assert(PROOF_MAX_DEPTH < VPATH, "a path key for every decision");
+
+static int key_order(const void *x, const void *y) {
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* prove(cap, max_turns, repetition, state, attacker, depth, max_nodes, max_seconds) */
 static PyObject *py_prove(PyObject *self, PyObject *args) {
     Py_ssize_t n = PyTuple_GET_SIZE(args);
-    if (n != 7) {
-        PyErr_Format(PyExc_TypeError, "prove() takes 7 arguments (%zd given)", n);
+    if (n != 8) {
+        PyErr_Format(PyExc_TypeError, "prove() takes 8 arguments (%zd given)", n);
         return NULL;
     }
     PyObject *cap = PyTuple_GET_ITEM(args, 0), *mt = PyTuple_GET_ITEM(args, 1);
     long long max_turns;
     if (get_count(mt, 0, &max_turns, "max_turns") < 0) return NULL;
+    int repetition = PyObject_IsTrue(PyTuple_GET_ITEM(args, 2));
+    if (repetition < 0) return NULL;
     PS *ps = get_ps(cap);
     if (!ps) return NULL;
-    PyObject *rest = PyTuple_GetSlice(args, 2, 7);
+    PyObject *rest = PyTuple_GetSlice(args, 3, 8);
     if (!rest) return NULL;
     ProofArgs a;
     int ok = proof_args(rest, "voldetour", &a);
@@ -1830,13 +1885,26 @@ static PyObject *py_prove(PyObject *self, PyObject *args) {
         Py_DECREF(rest);
         return NULL;
     }
-    St s;
-    if (parse_state(ps, a.state, &s, 0) < 0) {
+    VPos root;
+    memset(&root, 0, sizeof root);
+    if (parse_state(ps, a.state, &root.s, repetition) < 0) {
         Py_DECREF(rest);
         return NULL;
     }
-    VProof g = {ps, max_turns};
-    PyObject *out = proof_run(&g, &s, &a);
+    uint64_t path[VPATH];
+    VProof g = {ps, max_turns, repetition, root.s.hist, root.s.nhist, path};
+    if (root.s.nhist) {
+        uint64_t last = root.s.hist[root.s.nhist - 1];
+        Py_ssize_t c = 0;
+        for (Py_ssize_t j = 0; j < root.s.nhist; j++) c += root.s.hist[j] == last;
+        root.rep_draw = c >= 3;
+        qsort(root.s.hist, (size_t)root.s.nhist, sizeof(uint64_t), key_order);
+    }
+    root.root_on = 1;
+    root.s.hist = NULL; /* (g.root keeps it) */
+    root.s.nhist = root.s.histcap = 0;
+    PyObject *out = proof_run(&g, &root, &a);
+    PyMem_Free((void *)g.root);
     Py_DECREF(rest);
     return out;
 }
@@ -1974,9 +2042,10 @@ static PyMethodDef methods[] = {
     {"path_distance", py_path_distance, METH_VARARGS,
      "path_distance(cap, state, player) -> int: ai.path_distance."},
     {"prove", py_prove, METH_VARARGS,
-     "prove(cap, max_turns, state, attacker, depth, max_nodes, max_seconds)\n"
+     "prove(cap, max_turns, repetition, state, attacker, depth, max_nodes, max_seconds)\n"
      "-> (True/False/None, positions): does attacker force a win within depth decisions?\n"
-     "(None: past a limit; max_seconds of CPU time, < 0 for none; no repetition history)."},
+     "(None: past a limit; max_seconds of CPU time, < 0 for none; with repetition, the\n"
+     "state's history and the turns ended on the way draw by a third repetition)."},
     {"playout", py_playout, METH_VARARGS,
      "playout(cap, state, seed, limit, weighted, cutoff, repetition, max_turns)\n"
      "-> (reward for Black, [(mover, move)]): a playout played in C."},

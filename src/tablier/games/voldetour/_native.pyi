@@ -50,6 +50,7 @@ def playout(
 def prove(
     tables: object,
     max_turns: int,
+    repetition: bool,
     state: VState,
     attacker: int,
     depth: int,

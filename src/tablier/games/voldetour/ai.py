@@ -437,8 +437,10 @@ def prove(
     ``nodes`` positions or ``seconds`` of CPU time (``seconds < 0``: no time limit),
     with the positions expanded.  ``None`` instead of the pair where the generic
     solver answers instead: the compiled core off or without the piece set, the game
-    over, a depth above :data:`PROOF_DEPTH`, and games with the ``repetition`` option
-    (the compiled positions carry no history).  Costs: docs/performance.md.
+    over, a depth above :data:`PROOF_DEPTH`.  With the ``repetition`` option the
+    search draws a position that starts a turn a third time, counting the state's
+    history and the turns ended on the way, as the rules do.  Costs:
+    docs/performance.md.
 
     Black's Lord on a block as high as White's tower, beside it, Black to move: it
     steps onto the tower at once (``None`` without the compiled core):
@@ -453,14 +455,14 @@ def prove(
     False
     """
     game = state.game
-    if not _on or game.repetition or depth > PROOF_DEPTH or state.outcome is not None:
+    if not _on or depth > PROOF_DEPTH or state.outcome is not None:
         return None
     tables = native_tables(game.pieceset)
     if tables is None:
         return None
     try:
         result: tuple[bool | None, int] = rules._native.prove(
-            tables, game.max_turns or 0, state, attacker, depth, nodes, seconds
+            tables, game.max_turns or 0, game.repetition, state, attacker, depth, nodes, seconds
         )
     except OverflowError:  # a turn number beyond 2**62: the generic solver plays it
         return None
