@@ -183,11 +183,11 @@ def test_tactical_depth_follows_the_level() -> None:
     assert tactical_depth(state, 3, 0) == (3, None)  # no proof depth: the generic solver
     assert tactical_depth(state, 0, 5) == (0, None)  # no solver steps: none
     assert tactical_depth(state, 3, 2) == (3, ai.prove)  # never shallower than the solver
-    # Voldétour's takes three decisions at most, and not its repetition option
+    # Voldétour's takes three decisions at most (with its repetition option too)
     voldetour = tablier.games.get("voldetour").initial_state()
     assert tactical_depth(voldetour, 3, 5) == (3, knowledge_for(voldetour.game).prove)
     repeating = tablier.games.get("voldetour", repetition=True).initial_state()
-    assert tactical_depth(repeating, 3, 5) == (3, None)
+    assert tactical_depth(repeating, 3, 5) == (3, knowledge_for(repeating.game).prove)
     assert LEVELS["expert"].proof_depth == 5 and LEVELS["hard"].proof_depth == 3
 
 

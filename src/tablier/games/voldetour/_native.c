@@ -1802,7 +1802,7 @@ static inline int proof_over(const VProof *g, const VPos *p, int *winner) {
     switch (outcome_code(g->ps, &p->s, g->max_turns)) { /* (s.nhist 0: no repetition) */
     case 0:
         if (!p->rep_draw) return 0;
-        *winner = -1; /* repetition: a draw, as the other draws it would come before */
+        *winner = -1; /* the third time a position starts a turn: a draw */
         return 1;
     case 1: /* Black on the enemy tower */
     case 4: /* White stayed on its own */
