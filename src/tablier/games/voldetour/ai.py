@@ -59,6 +59,7 @@ __all__ = [
     "SLOPE",
     "STEP",
     "evaluate",
+    "forced_win",
     "lord_distance",
     "move_prior",
     "path_distance",
@@ -419,6 +420,13 @@ def playout(
     except OverflowError:
         return None
     return result
+
+
+def forced_win(state: VState, nodes: int, seconds: float | None = None) -> Sequence[VMove] | None:
+    """A win within the mover's own turn, as its decisions, or None (see :mod:`.turnwin`)."""
+    from .turnwin import forced_win as search
+
+    return search(state, nodes, seconds)
 
 
 #: The deepest question :func:`prove` takes: a Voldétour turn is two to four decisions, and

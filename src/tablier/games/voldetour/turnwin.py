@@ -1,0 +1,154 @@
+"""A win within the mover's own turn: the Voldétour answer to the ``forced_win`` hook.
+
+A Voldétour turn is up to five decisions by the same player (take and put a
+block, take and put a stair, move the Lord), so a turn that ends with the
+Lord on the enemy tower can lie beyond the three decisions the levels' proof
+search looks at (docs/ai.md, "Tactical safety").  Such a win needs no answer
+from the opponent: it is a search over the mover's own decisions alone.
+:func:`forced_win` looks for the shortest one, one decision deeper at a time
+(iterative deepening, to five), and keeps it small with three facts:
+
+* only the Lord's move wins, and it goes at most three steps, so a piece put
+  matters only near the way from the Lord to the tower: puts whose squares all
+  lie off the *corridor* (squares whose distances to the Lord and to the tower
+  add up to at most theirs plus :data:`SLACK`) are tried once, as one
+  representative, and only when the piece was lifted from the board (lifting
+  it may open the way; putting a reserve piece out of the way changes nothing);
+* a Lord farther than :data:`MAX_DISTANCE` squares from the tower cannot get
+  there this turn on any likely terrain: nothing is searched;
+* a position met again by another order of the same actions is searched once.
+
+A line it answers is a real win (each decision legal, the last one ending
+the game on the tower); a turn it does not see (past its nodes, seconds or
+corridor) is left to the search.
+
+Black's Lord on a block two levels high beside the square before White's tower:
+a block raises that square to the Lord's height, a stair on it leads up to the
+tower, and the Lord walks over it, five decisions in all:
+
+>>> from tablier.games import get
+>>> game = get("voldetour")
+>>> state = game.position(black=["B112@i7:1x1x2"], lords=("i7", "e5"), turn=9)
+>>> [str(move) for move in forced_win(state, 20_000)]
+['B122', 'B122@h8:2x1x2', 'S', 'S@i8+2:n', 'Li7-i9']
+"""
+
+from __future__ import annotations
+
+import time
+
+from .rules import VMove, VState, _orients
+
+__all__ = ["MAX_DECISIONS", "MAX_DISTANCE", "SLACK", "forced_win"]
+
+#: The longest turn searched, in decisions (block take and put, stair take and put, Lord).
+MAX_DECISIONS = 5
+#: The farthest the mover's Lord may stand from the enemy tower (squares) for a search.
+MAX_DISTANCE = 6
+#: How far a useful put may lie off the shortest ways from the Lord to the tower (squares).
+SLACK = 2
+
+
+class _Limit(Exception):
+    """The node or time limit was reached."""
+
+
+def _corridor(state: VState, lord: int, tower: int) -> int:
+    """The squares (a bitboard) whose distances to ``lord`` and ``tower`` add up to at most
+    theirs plus :data:`SLACK`."""
+    grid = state.game.pieceset.grid
+    (lc, lr), (tc, tr) = grid.coord(lord), grid.coord(tower)
+    bound = abs(lc - tc) + abs(lr - tr) + SLACK
+    mask = 0
+    board = grid.board
+    for q in range(board.bit_length()):
+        if board >> q & 1:
+            c, r = grid.coord(q)
+            if abs(c - lc) + abs(r - lr) + abs(c - tc) + abs(r - tr) <= bound:
+                mask |= 1 << q
+    return mask
+
+
+class _TurnSearch:
+    def __init__(self, state: VState, nodes: int, seconds: float | None) -> None:
+        ps = state.game.pieceset
+        self.me = state.to_move
+        self.tower = ps.towers[1 - self.me]
+        self.corridor = _corridor(state, state.lords[self.me], self.tower)
+        self.orients = _orients(ps)
+        self.max_nodes = nodes
+        self.nodes = 0
+        self.deadline = None if seconds is None else time.process_time() + seconds
+        # position -> the most decisions already searched from it without a win
+        self.searched: dict[VState, int] = {}
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise _Limit
+        deadline = self.deadline
+        if deadline is not None and not self.nodes & 63 and time.process_time() > deadline:
+            raise _Limit
+
+    def _near(self, move: VMove) -> bool:
+        """Whether a put covers a square of the corridor."""
+        if move[1] == "S":
+            return bool(self.corridor >> move[2] & 1)
+        return bool(self.orients[move[3]].base << move[4] & self.corridor)
+
+    def win(self, state: VState, depth: int) -> list[VMove] | None:
+        """The mover's winning decisions from ``state`` within ``depth``, or None."""
+        if self.searched.get(state, -1) >= depth:
+            return None
+        self._tick()
+        moves = state.legal_moves()
+        for move in moves:
+            if move[0] == "L" and move[1][-1] == self.tower:
+                outcome = state.apply_unchecked(move).outcome
+                if outcome is not None and outcome.winner == self.me:
+                    return [move]
+        if depth > 1:
+            # the piece in hand came off the board: one put out of the way may open it
+            lifted = state.hand is not None and state.hand[-1] is not None
+            for move in moves:
+                tag = move[0]
+                if tag == "P":
+                    if not self._near(move):
+                        if not lifted:
+                            continue
+                        lifted = False  # one representative
+                elif tag != "T":
+                    continue
+                after = state.apply_unchecked(move)
+                if after.to_move != self.me or after.outcome is not None:
+                    continue
+                line = self.win(after, depth - 1)
+                if line is not None:
+                    return [move, *line]
+        self.searched[state] = depth
+        return None
+
+
+def forced_win(state: VState, nodes: int, seconds: float | None = None) -> list[VMove] | None:
+    """The shortest winning line within the mover's turn, or None.
+
+    At most ``nodes`` positions and ``seconds`` of CPU time (``None``: no limit);
+    None also when the game is over or the mover's Lord stands farther than
+    :data:`MAX_DISTANCE` squares from the enemy tower.
+    """
+    if state.outcome is not None:
+        return None
+    ps = state.game.pieceset
+    me = state.to_move
+    (lc, lr), (tc, tr) = ps.grid.coord(state.lords[me]), ps.grid.coord(ps.towers[1 - me])
+    if abs(lc - tc) + abs(lr - tr) > MAX_DISTANCE:
+        return None
+    search = _TurnSearch(state, nodes, seconds)
+    try:
+        for depth in range(1, MAX_DECISIONS + 1):
+            line = search.win(state, depth)
+            if line is not None:
+                return line
+    except _Limit:
+        return None
+    return None
