@@ -567,8 +567,8 @@ def forced_win(
     The solver looks ``depth`` decisions deep (at most ``nodes`` positions and
     ``seconds`` of CPU time: a loaded machine leaves it the same work; ``stop``
     ends it early), then the game's deeper proofs
-    (:attr:`~tablier.ai.knowledge.Knowledge.forced_win`, XoBo's threat-space
-    search) get ``threat_nodes`` positions and ``seconds``.  ``prove`` (a game's
+    (:attr:`~tablier.ai.knowledge.Knowledge.forced_win`: XoBo's threat-space
+    search, Voldétour's winning turns) get ``threat_nodes`` positions and ``seconds``.  ``prove`` (a game's
     compiled proof search, with ``prove_nodes``) goes to the solver.
     The tactical step of ``hard``, ``expert`` and ``master`` before their search.
     """

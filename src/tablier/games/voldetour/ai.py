@@ -424,9 +424,9 @@ def playout(
 
 def forced_win(state: VState, nodes: int, seconds: float | None = None) -> Sequence[VMove] | None:
     """A win within the mover's own turn, as its decisions, or None (see :mod:`.turnwin`)."""
-    from .turnwin import forced_win as search
+    from .turnwin import forced_win as turn_win
 
-    return search(state, nodes, seconds)
+    return turn_win(state, nodes, seconds)
 
 
 #: The deepest question :func:`prove` takes: a Voldétour turn is two to four decisions, and

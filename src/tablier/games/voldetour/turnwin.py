@@ -6,14 +6,16 @@ Lord on the enemy tower can lie beyond the three decisions the levels' proof
 search looks at (docs/ai.md, "Tactical safety").  Such a win needs no answer
 from the opponent: it is a search over the mover's own decisions alone.
 :func:`forced_win` looks for the shortest one, one decision deeper at a time
-(iterative deepening, to five), and keeps it small with three facts:
+(iterative deepening, to five), and keeps it small with four facts:
 
 * only the Lord's move wins, and it goes at most three steps, so a piece put
   matters only near the way from the Lord to the tower: puts whose squares all
   lie off the *corridor* (squares whose distances to the Lord and to the tower
   add up to at most theirs plus :data:`SLACK`) are tried once, as one
-  representative, and only when the piece was lifted from the board (lifting
-  it may open the way; putting a reserve piece out of the way changes nothing);
+  representative, and only for a piece lifted from the corridor (lifting it
+  may open the way; moving any other piece out of the way changes nothing);
+* a take is tried only with three decisions left (its put, the Lord's move),
+  a put with two;
 * a Lord farther than :data:`MAX_DISTANCE` squares from the tower cannot get
   there this turn on any likely terrain: nothing is searched;
 * a position met again by another order of the same actions is searched once.
@@ -36,10 +38,11 @@ tower, and the Lord walks over it, five decisions in all:
 from __future__ import annotations
 
 import time
+from typing import Any, NamedTuple
 
 from .rules import VMove, VState, _orients
 
-__all__ = ["MAX_DECISIONS", "MAX_DISTANCE", "SLACK", "forced_win"]
+__all__ = ["MAX_DECISIONS", "MAX_DISTANCE", "SLACK", "TurnWin", "forced_win", "search"]
 
 #: The longest turn searched, in decisions (block take and put, stair take and put, Lord).
 MAX_DECISIONS = 5
@@ -96,20 +99,31 @@ class _TurnSearch:
             return bool(self.corridor >> move[2] & 1)
         return bool(self.orients[move[3]].base << move[4] & self.corridor)
 
+    def _near_place(self, hand: tuple[Any, ...]) -> bool:
+        """Whether the piece in hand was lifted from a square of the corridor."""
+        if hand[0] == "S":
+            return bool(self.corridor >> hand[1][0] & 1)
+        oid, anchor, _level = hand[2]
+        return bool(self.orients[oid].base << anchor & self.corridor)
+
     def win(self, state: VState, depth: int) -> list[VMove] | None:
         """The mover's winning decisions from ``state`` within ``depth``, or None."""
         if self.searched.get(state, -1) >= depth:
             return None
         self._tick()
+        # all the decisions, not the Lord's reach alone: the compiled core generates them
+        # faster than Python walks the Lord (twice as fast over a whole search)
         moves = state.legal_moves()
         for move in moves:
             if move[0] == "L" and move[1][-1] == self.tower:
                 outcome = state.apply_unchecked(move).outcome
                 if outcome is not None and outcome.winner == self.me:
                     return [move]
-        if depth > 1:
-            # the piece in hand came off the board: one put out of the way may open it
-            lifted = state.hand is not None and state.hand[-1] is not None
+        hand = state.hand
+        # a take needs a put and the Lord's move after it, a put the Lord's move
+        if depth > (2 if hand is None else 1):
+            # a piece lifted off the corridor: one put out of the way may open the way
+            lifted = hand is not None and hand[-1] is not None and self._near_place(hand)
             for move in moves:
                 tag = move[0]
                 if tag == "P":
@@ -129,26 +143,40 @@ class _TurnSearch:
         return None
 
 
-def forced_win(state: VState, nodes: int, seconds: float | None = None) -> list[VMove] | None:
-    """The shortest winning line within the mover's turn, or None.
+class TurnWin(NamedTuple):
+    """What :func:`search` found: the winning ``line`` (None: none), the positions it
+    expanded, and whether it ran out of ``nodes`` or ``seconds`` first (``limited``)."""
+
+    line: list[VMove] | None
+    nodes: int
+    limited: bool
+
+
+def search(state: VState, nodes: int, seconds: float | None = None) -> TurnWin:
+    """The shortest winning line within the mover's turn, and what finding it cost.
 
     At most ``nodes`` positions and ``seconds`` of CPU time (``None``: no limit);
-    None also when the game is over or the mover's Lord stands farther than
+    nothing is searched when the game is over or the mover's Lord stands farther than
     :data:`MAX_DISTANCE` squares from the enemy tower.
     """
     if state.outcome is not None:
-        return None
+        return TurnWin(None, 0, False)
     ps = state.game.pieceset
     me = state.to_move
     (lc, lr), (tc, tr) = ps.grid.coord(state.lords[me]), ps.grid.coord(ps.towers[1 - me])
     if abs(lc - tc) + abs(lr - tr) > MAX_DISTANCE:
-        return None
-    search = _TurnSearch(state, nodes, seconds)
+        return TurnWin(None, 0, False)
+    turn = _TurnSearch(state, nodes, seconds)
     try:
         for depth in range(1, MAX_DECISIONS + 1):
-            line = search.win(state, depth)
+            line = turn.win(state, depth)
             if line is not None:
-                return line
+                return TurnWin(line, turn.nodes, False)
     except _Limit:
-        return None
-    return None
+        return TurnWin(None, turn.nodes, True)
+    return TurnWin(None, turn.nodes, False)
+
+
+def forced_win(state: VState, nodes: int, seconds: float | None = None) -> list[VMove] | None:
+    """The shortest winning line within the mover's turn (see :func:`search`), or None."""
+    return search(state, nodes, seconds).line
