@@ -54,9 +54,9 @@ name in it is optional:
     (XoBo: threat-space search over voyna sequences; Voldétour: a win within
     the mover's own turn of up to five decisions).  It returns a winning
     line for the side to move (its first move is played), every reply of the
-    opponent refuted (Voldétour's has none to refute), or ``None`` when it finds none within ``nodes``
-    positions and ``seconds`` (``None``: no time limit).  ``hard``,
-    ``expert`` and ``master`` ask it before searching.
+    opponent refuted (Voldétour's has none to refute), or ``None`` when it
+    finds none within ``nodes`` positions and ``seconds`` (``None``: no time
+    limit).  ``hard``, ``expert`` and ``master`` ask it before searching.
 
 ``prove(state, attacker, depth, nodes, seconds) -> (bool | None, int) | None``
     A compiled proof search with the generic solver's answers: whether

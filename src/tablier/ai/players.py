@@ -568,8 +568,9 @@ def forced_win(
     ``seconds`` of CPU time: a loaded machine leaves it the same work; ``stop``
     ends it early), then the game's deeper proofs
     (:attr:`~tablier.ai.knowledge.Knowledge.forced_win`: XoBo's threat-space
-    search, Voldétour's winning turns) get ``threat_nodes`` positions and ``seconds``.  ``prove`` (a game's
-    compiled proof search, with ``prove_nodes``) goes to the solver.
+    search, Voldétour's winning turns) get ``threat_nodes`` positions and
+    ``seconds``.  ``prove`` (a game's compiled proof search, with
+    ``prove_nodes``) goes to the solver.
     The tactical step of ``hard``, ``expert`` and ``master`` before their search.
     """
     solver = Solver(
