@@ -40,6 +40,8 @@ from __future__ import annotations
 import time
 from typing import Any, NamedTuple
 
+from ...core.geometry import bits
+from .ai import _distance, lord_distance
 from .rules import VMove, VState, _orients
 
 __all__ = ["MAX_DECISIONS", "MAX_DISTANCE", "SLACK", "TurnWin", "forced_win", "search"]
@@ -60,15 +62,11 @@ def _corridor(state: VState, lord: int, tower: int) -> int:
     """The squares (a bitboard) whose distances to ``lord`` and ``tower`` add up to at most
     theirs plus :data:`SLACK`."""
     grid = state.game.pieceset.grid
-    (lc, lr), (tc, tr) = grid.coord(lord), grid.coord(tower)
-    bound = abs(lc - tc) + abs(lr - tr) + SLACK
+    bound = _distance(grid, lord, tower) + SLACK
     mask = 0
-    board = grid.board
-    for q in range(board.bit_length()):
-        if board >> q & 1:
-            c, r = grid.coord(q)
-            if abs(c - lc) + abs(r - lr) + abs(c - tc) + abs(r - tr) <= bound:
-                mask |= 1 << q
+    for q in bits(grid.board):
+        if _distance(grid, q, lord) + _distance(grid, q, tower) <= bound:
+            mask |= 1 << q
     return mask
 
 
@@ -161,10 +159,7 @@ def search(state: VState, nodes: int, seconds: float | None = None) -> TurnWin:
     """
     if state.outcome is not None:
         return TurnWin(None, 0, False)
-    ps = state.game.pieceset
-    me = state.to_move
-    (lc, lr), (tc, tr) = ps.grid.coord(state.lords[me]), ps.grid.coord(ps.towers[1 - me])
-    if abs(lc - tc) + abs(lr - tr) > MAX_DISTANCE:
+    if lord_distance(state, state.to_move) > MAX_DISTANCE:
         return TurnWin(None, 0, False)
     turn = _TurnSearch(state, nodes, seconds)
     try:
