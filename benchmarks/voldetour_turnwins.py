@@ -23,6 +23,7 @@ import statistics
 import time
 from typing import Any
 
+from tablier.ai.players import LEVELS
 from tablier.games import from_spec
 from tablier.games.voldetour import turnwin
 from tablier.games.voldetour.ai import lord_distance
@@ -51,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="+", metavar="FILE")
     parser.add_argument("--player", help="only this player's turns (its spec's name)")
-    parser.add_argument("--nodes", type=int, default=20_000, help="the levels' threat_nodes")
+    parser.add_argument(
+        "--nodes", type=int, default=LEVELS["hard"].threat_nodes, help="hard's threat_nodes"
+    )
     args = parser.parse_args(argv)
     times: list[float] = []
     searched = taken = missed = out = 0
