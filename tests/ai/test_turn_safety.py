@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 from tablier.ai.players import make_player
 from tablier.ai.solver import Solver
 from tablier.ai.tactics import LOST, SAFE, UNKNOWN, TurnSafety
@@ -76,3 +78,42 @@ def test_hard_avoids_losses_behind_its_own_decisions():
             assert player.choose(state) in safe, state.to_text()
             played += 1
     assert played >= 20
+
+
+def _hook(salt):
+    """A ``defences`` hook that flags moves at random (the same answer for the same
+    question): whatever it says, the verdicts must stay right."""
+
+    def defences(state, moves, threat, line):
+        key = f"{salt} {state.to_text()} {threat.to_text()}"
+        return [zlib.crc32(f"{key} {m}".encode()) % 3 == 0 for m in moves]
+
+    return defences
+
+
+def test_verdicts_with_a_defences_hook_match_the_full_tree():
+    focused = 0
+    for seed in range(25):
+        game = TreeGame(seed=seed, depth=8, branching=3)
+        for state in _positions(game):
+            me = state.to_move
+            for m in state.legal_moves():
+                safety = TurnSafety(nodes=100_000, turn_nodes=10_000, defences=_hook(seed), focus=0)
+                want = SAFE if _reference(state.apply_unchecked(m), me) else LOST
+                assert safety.fate(state, m) == want, (state.to_text(), str(m))
+                focused += safety.threat is not None
+    assert focused > 0  # threats were kept, and the focused pass ran
+
+
+def test_a_tiny_budget_with_a_defences_hook_is_never_wrong():
+    for seed in range(10):
+        game = TreeGame(seed=seed, depth=8, branching=3)
+        for state in _positions(game, 15):
+            me = state.to_move
+            for m in state.legal_moves():
+                for turn_nodes in (2, 5):
+                    safety = TurnSafety(nodes=50, turn_nodes=turn_nodes, defences=_hook(seed))
+                    got = safety.fate(state, m)
+                    if got != UNKNOWN:
+                        want = SAFE if _reference(state.apply_unchecked(m), me) else LOST
+                        assert got == want

@@ -71,6 +71,18 @@ name in it is optional:
     Volo's and XoBo's, docs/ai.md).  A hook may take only some questions (too
     deep, some options) and answer ``None`` to the others.
 
+``defences(state, moves, threat, line) -> list[bool]``
+    For the whole-turn safety check of ``hard`` and above
+    (:class:`~tablier.ai.tactics.TurnSafety`): ``line`` is the opponent's forced
+    win from ``threat`` (a position after the mover's turn, every decision of the
+    line the opponent's), ``state`` a position within the mover's turn; for each
+    of the mover's ``moves`` there, whether it may interfere with that line (in
+    Voldétour: it takes, puts or stands on a square the line uses).  The check
+    tries those first and only a few others, so that a defence among hundreds of
+    puts is found within its budget; it must not leave out a decision that
+    could break the line (the other decisions are still tried after, when the
+    focused search finds no safe ending).
+
 ``PLAYOUT_DEPTH: int``
     How many plies a cut-off playout runs before the evaluation (default 6).
 
@@ -89,13 +101,16 @@ from typing import Any
 from ..core.game import Game, Move, State
 from ..core.native import load, register
 
-__all__ = ["DEFAULT_PLAYOUT_DEPTH", "Knowledge", "Playout", "Prove", "knowledge_for"]
+__all__ = ["DEFAULT_PLAYOUT_DEPTH", "Defences", "Knowledge", "Playout", "Prove", "knowledge_for"]
 
 DEFAULT_PLAYOUT_DEPTH = 6
 
 #: The ``prove`` hook: ``(state, attacker, depth, nodes, seconds)`` to ``(answer, nodes
 #: expanded)``, the answer None past a limit; the call None when unavailable.
 Prove = Callable[[State[Any], int, int, int, float], tuple[bool | None, int] | None]
+
+#: The ``defences`` hook: ``(state, moves, threat, line)`` to one flag per move.
+Defences = Callable[[State[Any], Sequence[Move], State[Any], Sequence[Move]], Sequence[bool]]
 
 #: The ``playout`` hook: ``(state, seed, limit, weighted, cutoff)`` to
 #: ``(reward for player 0, [(mover, move), ...])``, or None when unavailable.
@@ -113,6 +128,7 @@ class Knowledge:
     playout: Playout | None = None
     forced_win: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
     prove: Prove | None = None
+    defences: Defences | None = None
     playout_depth: int = DEFAULT_PLAYOUT_DEPTH
     source: str | None = None
 
@@ -127,6 +143,7 @@ class Knowledge:
             playout=getattr(module, "playout", None),
             forced_win=getattr(module, "forced_win", None),
             prove=getattr(module, "prove", None),
+            defences=getattr(module, "defences", None),
             playout_depth=int(getattr(module, "PLAYOUT_DEPTH", DEFAULT_PLAYOUT_DEPTH)),
             source=getattr(module, "__name__", type(module).__name__),
         )

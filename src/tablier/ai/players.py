@@ -42,7 +42,7 @@ from typing import Any
 from ..core.errors import GameOverError, TablierError, quote
 from ..core.game import Game, Move, State
 from ..core.position import parse_float, parse_int, parse_spec
-from .knowledge import Prove, knowledge_for
+from .knowledge import Defences, Prove, knowledge_for
 from .mcts import MCTS, MCTSConfig, MoveStat, SearchProgress
 from .solver import Solver
 from .tactics import (
@@ -473,6 +473,7 @@ class MCTSPlayer(Player):
             prove,
             level.proof_nodes,
             level.solver_depth if depth > level.solver_depth else None,
+            knowledge_for(state.game).defences,
         )
 
 
@@ -605,6 +606,7 @@ def safest_move(
     prove: Prove | None = None,
     prove_nodes: int = 2_000_000,
     guarantee: int | None = None,
+    defences: Defences | None = None,
 ) -> Move:
     """The first move after which the opponent forces no win, ``first[0]`` if none is found.
 
@@ -629,6 +631,10 @@ def safest_move(
     deep check the choice is the first candidate safe at ``guarantee`` whose deep
     check was cut short, else the first safe at ``guarantee`` (lost deeper), else
     the first not proven lost at ``guarantee``, else ``first[0]``.
+
+    ``defences`` (the game's hook, :attr:`Knowledge.defences
+    <tablier.ai.knowledge.Knowledge.defences>`) points the checks at the decisions
+    that may stop the opponent's threat first (:class:`~tablier.ai.tactics.TurnSafety`).
     """
     best = first[0]
     # The checks get at least the floor of CPU time (on a loaded machine they do that much
@@ -656,6 +662,7 @@ def safest_move(
             clock=time.process_time,
             prove=prove,
             prove_nodes=prove_nodes,
+            defences=defences,
         )
 
     safety = checker(depth)

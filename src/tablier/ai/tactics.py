@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..core.game import Move, State
-from .knowledge import Prove
+from .knowledge import Defences, Prove
 
 __all__ = [
     "LOST",
@@ -318,6 +318,19 @@ class TurnSafety:
     past it.  ``prove`` and ``prove_nodes`` go to the solver (a game's compiled
     proof search, :class:`~tablier.ai.solver.Solver`).
 
+    With a game's ``defences`` (:attr:`Knowledge.defences
+    <tablier.ai.knowledge.Knowledge.defences>`), the turn is searched against the
+    threat first.  Once a way of ending the turn is found lost, the solver's
+    winning line for the opponent is kept (when every decision of it is the
+    opponent's); later turn ends where that same line still wins are lost without
+    a new proof, and a first, focused pass expands at each of the mover's
+    positions only the decisions the game says may interfere with the line, the
+    ones that end the turn, and the ``focus`` best of the rest (a defence is
+    usually a piece put where the threat passes, after decisions that matter
+    little).  Where that pass finds no safe ending, the plain search above runs
+    with the positions left: a move is :data:`LOST` only when every ending was
+    tried.
+
     >>> from tablier.games import get
     >>> game = get("volo", board="mini")
     >>> trap = game.position(["e8", "g8", "b2"], ["e5", "e6", "e9"], to_move=0)
@@ -338,6 +351,8 @@ class TurnSafety:
         clock: Callable[[], float] = time.perf_counter,
         prove: Prove | None = None,
         prove_nodes: int = 1_000_000,
+        defences: Defences | None = None,
+        focus: int = 2,
     ) -> None:
         from .solver import Solver
 
@@ -345,6 +360,8 @@ class TurnSafety:
         self.depth = depth
         self.turn_nodes = turn_nodes
         self.order = order
+        self.defences = defences
+        self.focus = focus
         self.solver = Solver(
             max_nodes=nodes,
             order=order,
@@ -358,18 +375,31 @@ class TurnSafety:
         self._ends: dict[State[Any], bool | None] = {}
         self._left = 0
         self._deadline: float | None = None
+        #: The opponent's latest winning line, from the turn end where it was proved.
+        self.threat: tuple[State[Any], tuple[Move, ...]] | None = None
+        self._focused = False
 
     def fate(self, state: State[Any], move: Move, deadline: float | None = None) -> str:
         """:data:`SAFE`, :data:`LOST` or :data:`UNKNOWN` for ``move`` in ``state``."""
         if state is not self._root and state != self._root:
             self._root = state
             self._fates = {}
+            self.threat = None
         known = self._fates.get(move)
         if known is not None and known != UNKNOWN:
             return known
         self._deadline = deadline
         self._left = self.turn_nodes
-        result = self._finish(state.apply_unchecked(move), state.to_move)
+        child = state.apply_unchecked(move)
+        result: bool | None = None
+        if self.defences is not None:
+            self._focused = True
+            try:
+                result = self._finish(child, state.to_move)
+            finally:
+                self._focused = False
+        if not result and result is not False:
+            result = self._finish(child, state.to_move)
         verdict = SAFE if result else LOST if result is False else UNKNOWN
         self._fates[move] = verdict
         return verdict
@@ -386,11 +416,35 @@ class TurnSafety:
             self.solver.max_seconds = left
         else:
             self.solver.max_seconds = None
+        if self.threat is not None and self._refutes(state, 1 - me):
+            self._ends[state] = False
+            return False
         wins = self.solver.forces_win(state, 1 - me, self.depth)
         result = None if wins is None else not wins
         if result is not None:
             self._ends[state] = result
+        if wins and self.defences is not None:
+            line = self.solver.solve(state, self.depth, mover_only=True).line
+            if line and self._refutes(state, 1 - me, line):
+                self.threat = (state, line)
         return result
+
+    def _refutes(
+        self, state: State[Any], attacker: int, line: tuple[Move, ...] | None = None
+    ) -> bool:
+        """True when ``line`` (the kept threat's) wins for ``attacker`` from ``state``, every
+        decision of it the attacker's and legal: a forced win, whatever the defender does."""
+        if line is None:
+            assert self.threat is not None
+            line = self.threat[1]
+        for m in line:
+            if state.outcome is not None or state.to_move != attacker:
+                return False
+            if m not in state.legal_moves():
+                return False
+            state = state.apply_unchecked(m)
+        outcome = state.outcome
+        return outcome is not None and outcome.winner == attacker
 
     def _finish(self, state: State[Any], me: int) -> bool | None:
         """True when some way of ending ``me``'s turn from ``state`` is safe (None: unknown)."""
@@ -406,8 +460,25 @@ class TurnSafety:
         if self.order is not None and len(moves) > 1:
             moves = self.order(state, moves)
         unknown = False
-        for m in moves:
-            result = self._finish(state.apply_unchecked(m), me)
+        # the focused pass: against the kept threat, only the decisions that may interfere
+        # with it, those that end the turn, and the ``focus`` best others (the rest: unknown)
+        threat: tuple[State[Any], tuple[Move, ...]] | None = None
+        flags: list[bool] = []
+        others = 0
+        for i, m in enumerate(moves):
+            child = state.apply_unchecked(m)
+            kept = self.threat if self._focused else None
+            if kept is not None and child.outcome is None and child.to_move == me:
+                if kept is not threat:  # (a new threat: ask the game again)
+                    assert self.defences is not None
+                    threat = kept
+                    flags = [False] * i + list(self.defences(state, moves[i:], *kept))
+                if not flags[i]:
+                    if others >= self.focus:
+                        unknown = True
+                        continue
+                    others += 1
+            result = self._finish(child, me)
             if result:
                 return True
             if result is None:

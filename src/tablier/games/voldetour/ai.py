@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 
 from ...core.geometry import BitGrid, bits
 from ...core.native import register
@@ -58,6 +59,7 @@ __all__ = [
     "PLAYOUT_DEPTH",
     "SLOPE",
     "STEP",
+    "defences",
     "evaluate",
     "forced_win",
     "lord_distance",
@@ -420,6 +422,77 @@ def playout(
     except OverflowError:
         return None
     return result
+
+
+def defences(
+    state: VState, moves: Sequence[VMove], threat: VState, line: Sequence[VMove]
+) -> list[bool]:
+    """Which of the mover's ``moves`` in ``state`` may stop ``line``, the opponent's win
+    from ``threat`` (the ``defences`` hook of :mod:`tablier.ai.knowledge`).
+
+    The line uses the squares of the pieces it takes and puts and the squares its
+    Lord walks on or over (a chain of slopes between two squares of its path); a
+    decision may stop it when it takes a piece from one of them, puts one on one,
+    or brings the mover's Lord to stand on one.  Nothing else can: pieces stand
+    in columns, and only the owner moves a piece.
+
+    White's Lord stands on a pillar beside Black's tower: it takes its pillar from
+    f5 and stands it on b3, then walks onto the tower.  Putting a block on b3 stops
+    it; one on j1 does not:
+
+    >>> from tablier.games import get
+    >>> game = get("voldetour")
+    >>> threat = game.position(white=["B113@b4:1x1x3", "B123@f5:1x2x3"],
+    ...                        lords=("e5", "b4"), turn=10)
+    >>> line, after = [], threat
+    >>> for text in ("B123", "B123@b3:2x1x3", "Lb4-b3-b2"):
+    ...     line.append(game.parse_move(after, text))
+    ...     after = after.apply(line[-1])
+    >>> after.outcome.winner
+    1
+    >>> now = game.position(white=["B113@b4:1x1x3", "B123@f5:1x2x3"],
+    ...                     lords=("e5", "b4"), turn=9)
+    >>> now = now.apply(game.parse_move(now, "B111"))
+    >>> puts = [game.parse_move(now, text) for text in ("B111@b3:1x1x1", "B111@j1:1x1x1")]
+    >>> defences(now, puts, threat, line)
+    [True, False]
+    """
+    grid = state.game.pieceset.grid
+    zone = 0
+    s = threat
+    for move in line:
+        zone |= _squares(s, move, grid, walk=True)
+        s = s.apply_unchecked(move)
+    return [bool(_squares(state, move, grid, walk=False) & zone) for move in moves]
+
+
+def _squares(state: VState, move: VMove, grid: BitGrid, walk: bool) -> int:
+    """The squares ``move`` takes a piece from or puts one on; for a Lord move, the square
+    it ends on, or with ``walk`` every square it steps on or over."""
+    ps = state.game.pieceset
+    tag = move[0]
+    if tag == "L":
+        path: tuple[int, ...] = move[1]
+        if not walk:
+            return 1 << path[-1]
+        squares = 1 << path[0]
+        for a, b in pairwise(path):
+            (ca, ra), (cb, rb) = grid.coord(a), grid.coord(b)
+            dc, dr = (cb > ca) - (cb < ca), (rb > ra) - (rb < ra)
+            while (ca, ra) != (cb, rb):
+                ca, ra = ca + dc, ra + dr
+                squares |= 1 << grid.index(ca, ra)
+        return squares
+    if tag == "T" and move[1] == "B":
+        placed = state.blocks[state.to_move * len(ps.blocks) + move[2]]
+        return 0 if placed is None else ps.orientations[placed[0]].base << placed[1]
+    if tag == "T":
+        return 0 if move[2] is None else 1 << int(move[2][0])
+    if tag == "P" and move[1] == "B":
+        return int(ps.orientations[move[3]].base << move[4])
+    if tag == "P":
+        return 1 << int(move[2])
+    return 0
 
 
 def forced_win(state: VState, nodes: int, seconds: float | None = None) -> Sequence[VMove] | None:
