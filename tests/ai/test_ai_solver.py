@@ -67,6 +67,39 @@ def test_subtrees_checked_against_brute_force():
             stack.extend(s.apply_unchecked(m) for m in s.legal_moves())
 
 
+def _own_win(state, attacker, depth):
+    """True when ``attacker`` wins within ``depth`` by its own decisions alone (brute force)."""
+    if state.outcome is not None:
+        return state.outcome.winner == attacker
+    if depth <= 0 or state.to_move != attacker:
+        return False
+    return any(_own_win(state.apply_unchecked(m), attacker, depth - 1) for m in state.legal_moves())
+
+
+def test_own_line_is_the_attackers_own_win():
+    found = 0
+    for seed in range(40):
+        game = TreeGame(seed=seed, depth=6, branching=3)
+        stack = [game.initial_state()]
+        while stack:
+            s = stack.pop()
+            stack.extend(s.apply_unchecked(m) for m in s.legal_moves())
+            for attacker in (0, 1):
+                line = Solver().own_line(s, attacker, 4)
+                if line is None:
+                    # none where no win within the depth exists (the others: see its doc)
+                    assert not _own_win(s, attacker, 4) or exact(s, attacker) is not None
+                    continue
+                found += 1
+                end = s
+                for move in line:
+                    assert end.to_move == attacker
+                    end = _replay(end, [move])
+                assert end.outcome is not None and end.outcome.winner == attacker
+                assert len(line) <= 4
+    assert found > 50
+
+
 def test_node_limit_gives_unknown():
     game = TreeGame(seed=3, depth=8, branching=4)
     result = Solver(max_nodes=3).solve(game.initial_state(), 8)

@@ -241,6 +241,34 @@ class Solver:
             moves.append(move)
         return moves
 
+    def own_line(self, state: State[Any], attacker: int, depth: int) -> list[Move] | None:
+        """A win of ``attacker`` within ``depth`` decisions made of its own decisions alone.
+
+        At each step the first decision (in the solver's ``order``) that keeps a win
+        within the decisions left; ``None`` where there is no win within ``depth``, where
+        the decisions it follows lead to one of the other side's (a win may then exist
+        along other decisions), or past the limits (as :meth:`forces_win`).  With no
+        decision of the defender in it, the line wins whatever the defender did before.
+        """
+        start = self.clock()
+        self._deadline = start + self.max_seconds if self.max_seconds is not None else None
+        line: list[Move] = []
+        try:
+            while state.outcome is None:
+                if state.to_move != attacker or depth <= 0:
+                    return None
+                children = self._expand(state)
+                found = next((mc for mc in children if self.wins(mc[1], attacker, depth - 1)), None)
+                if found is None:
+                    return None
+                line.append(found[0])
+                state, depth = found[1], depth - 1
+        except SearchLimitReached:
+            return None
+        finally:
+            self._deadline = None
+        return line if state.outcome.winner == attacker else None
+
     def forces_win(self, state: State[Any], attacker: int, depth: int) -> bool | None:
         """Whether ``attacker`` forces a win within ``depth`` decisions; None past the limits.
 

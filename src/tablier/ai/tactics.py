@@ -287,6 +287,10 @@ class RuleGuard:
 
 # -- whole-turn safety: no forced loss of the opponent after the mover's turn ----------------
 
+#: How many of the opponent's latest winning lines :class:`TurnSafety` keeps to try on later
+#: turn ends before proving them anew.
+THREATS_KEPT = 4
+
 
 class TurnSafety:
     """Does a move leave the opponent a forced win within ``depth`` decisions of its own?
@@ -377,6 +381,7 @@ class TurnSafety:
         self._deadline: float | None = None
         #: The opponent's latest winning line, from the turn end where it was proved.
         self.threat: tuple[State[Any], tuple[Move, ...]] | None = None
+        self._threats: list[tuple[State[Any], tuple[Move, ...]]] = []
         self._focused = False
 
     def fate(self, state: State[Any], move: Move, deadline: float | None = None) -> str:
@@ -385,6 +390,7 @@ class TurnSafety:
             self._root = state
             self._fates = {}
             self.threat = None
+            self._threats = []
         known = self._fates.get(move)
         if known is not None and known != UNKNOWN:
             return known
@@ -393,11 +399,15 @@ class TurnSafety:
         child = state.apply_unchecked(move)
         result: bool | None = None
         if self.defences is not None:
+            # the focused pass gets half the positions, the plain one the rest
+            half = max(1, self.turn_nodes // 2)
+            self._left = half
             self._focused = True
             try:
                 result = self._finish(child, state.to_move)
             finally:
                 self._focused = False
+                self._left = self.turn_nodes - half + self._left
         if not result and result is not False:
             result = self._finish(child, state.to_move)
         verdict = SAFE if result else LOST if result is False else UNKNOWN
@@ -416,27 +426,27 @@ class TurnSafety:
             self.solver.max_seconds = left
         else:
             self.solver.max_seconds = None
-        if self.threat is not None and self._refutes(state, 1 - me):
-            self._ends[state] = False
-            return False
+        for i, (_, line) in enumerate(self._threats):
+            if self._refutes(state, 1 - me, line):
+                if i:  # the threat that holds here becomes the one aimed at
+                    self._threats.insert(0, self._threats.pop(i))
+                    self.threat = self._threats[0]
+                self._ends[state] = False
+                return False
         wins = self.solver.forces_win(state, 1 - me, self.depth)
         result = None if wins is None else not wins
         if result is not None:
             self._ends[state] = result
         if wins and self.defences is not None:
-            line = self.solver.solve(state, self.depth, mover_only=True).line
-            if line and self._refutes(state, 1 - me, line):
-                self.threat = (state, line)
+            own = self.solver.own_line(state, 1 - me, self.depth)
+            if own:
+                self.threat = (state, tuple(own))
+                self._threats = [self.threat, *self._threats[: THREATS_KEPT - 1]]
         return result
 
-    def _refutes(
-        self, state: State[Any], attacker: int, line: tuple[Move, ...] | None = None
-    ) -> bool:
-        """True when ``line`` (the kept threat's) wins for ``attacker`` from ``state``, every
-        decision of it the attacker's and legal: a forced win, whatever the defender does."""
-        if line is None:
-            assert self.threat is not None
-            line = self.threat[1]
+    def _refutes(self, state: State[Any], attacker: int, line: tuple[Move, ...]) -> bool:
+        """True when ``line`` wins for ``attacker`` from ``state``, every decision of it the
+        attacker's and legal: a forced win, whatever the defender does."""
         for m in line:
             if state.outcome is not None or state.to_move != attacker:
                 return False
