@@ -34,6 +34,7 @@ from typing import Any
 from ..core.errors import TablierError, quote
 from ..core.game import Game, Move, State
 from .az import PUCT, Node, PUCTConfig
+from .knowledge import knowledge_for
 from .mcts import MoveStat, SearchProgress
 from .network import Network, shipped_network
 from .players import (
@@ -192,7 +193,15 @@ class NetworkPlayer(Player):
         if checks and not stopped:
             first = [chosen, *_by_visits(search, root, moves)[:checks]]
             chosen = safest_move(
-                state, first, lv.solver_depth, lv.safety_nodes, order, end, guard, self.stop
+                state,
+                first,
+                lv.solver_depth,
+                lv.safety_nodes,
+                order,
+                end,
+                guard,
+                self.stop,
+                defences=knowledge_for(state.game).defences,
             )
         return chosen
 

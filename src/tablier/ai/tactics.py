@@ -324,16 +324,17 @@ class TurnSafety:
 
     With a game's ``defences`` (:attr:`Knowledge.defences
     <tablier.ai.knowledge.Knowledge.defences>`), the turn is searched against the
-    threat first.  Once a way of ending the turn is found lost, the solver's
-    winning line for the opponent is kept (when every decision of it is the
-    opponent's); later turn ends where that same line still wins are lost without
-    a new proof, and a first, focused pass expands at each of the mover's
-    positions only the decisions the game says may interfere with the line, the
-    ones that end the turn, and the ``focus`` best of the rest (a defence is
-    usually a piece put where the threat passes, after decisions that matter
-    little).  Where that pass finds no safe ending, the plain search above runs
-    with the positions left: a move is :data:`LOST` only when every ending was
-    tried.
+    threat first.  Once a way of ending the turn is found lost, the opponent's
+    winning line is kept when every decision of it is the opponent's
+    (:meth:`~tablier.ai.solver.Solver.own_line`; the ``THREATS_KEPT`` latest):
+    later turn ends where such a line still wins are lost without a new proof,
+    and a first, focused pass, with half of ``turn_nodes``, expands at each of
+    the mover's positions only the decisions the game says may interfere with
+    the latest line, the ones that end the turn, and the ``focus`` best of the
+    rest (a defence is usually a piece put where the threat passes, after
+    decisions that matter little).  Where that pass finds no safe ending, the
+    plain search above runs with the positions left: a move is :data:`LOST`
+    only when every ending was tried.
 
     >>> from tablier.games import get
     >>> game = get("volo", board="mini")
