@@ -32,34 +32,34 @@ def _positions(game, limit=40):
     return out
 
 
-def test_verdicts_match_the_full_tree():
-    hidden = 0
-    for seed in range(25):
+def _cases(seeds, limit=40):
+    """``(seed, state, move, verdict)`` for each move of the first positions of random trees,
+    the verdict the full tree's."""
+    for seed in seeds:
         game = TreeGame(seed=seed, depth=8, branching=3)
-        for state in _positions(game):
+        for state in _positions(game, limit):
             me = state.to_move
             for m in state.legal_moves():
-                safety = TurnSafety(nodes=100_000, turn_nodes=10_000)
-                want = SAFE if _reference(state.apply_unchecked(m), me) else LOST
-                assert safety.fate(state, m) == want, (state.to_text(), str(m))
-                after = state.apply_unchecked(m)
-                if want == LOST and after.outcome is None and after.to_move == me:
-                    # the loss lies behind the mover's own decisions: a depth-3 check of
-                    # the position after the move does not always see it
-                    hidden += not Solver().forces_win(after, 1 - me, 3)
+                yield seed, state, m, SAFE if _reference(state.apply_unchecked(m), me) else LOST
+
+
+def test_verdicts_match_the_full_tree():
+    hidden = 0
+    for _seed, state, m, want in _cases(range(25)):
+        safety = TurnSafety(nodes=100_000, turn_nodes=10_000)
+        assert safety.fate(state, m) == want, (state.to_text(), str(m))
+        after, me = state.apply_unchecked(m), state.to_move
+        if want == LOST and after.outcome is None and after.to_move == me:
+            # the loss lies behind the mover's own decisions: a depth-3 check of
+            # the position after the move does not always see it
+            hidden += not Solver().forces_win(after, 1 - me, 3)
     assert hidden > 0
 
 
 def test_a_tiny_budget_says_unknown_never_wrong():
-    for seed in range(10):
-        game = TreeGame(seed=seed, depth=8, branching=3)
-        for state in _positions(game, 15):
-            me = state.to_move
-            for m in state.legal_moves():
-                got = TurnSafety(nodes=3, turn_nodes=2).fate(state, m)
-                if got != UNKNOWN:
-                    want = SAFE if _reference(state.apply_unchecked(m), me) else LOST
-                    assert got == want
+    for _seed, state, m, want in _cases(range(10), 15):
+        got = TurnSafety(nodes=3, turn_nodes=2).fate(state, m)
+        assert got in (UNKNOWN, want)
 
 
 def test_hard_avoids_losses_behind_its_own_decisions():
@@ -93,27 +93,15 @@ def _hook(salt):
 
 def test_verdicts_with_a_defences_hook_match_the_full_tree():
     focused = 0
-    for seed in range(25):
-        game = TreeGame(seed=seed, depth=8, branching=3)
-        for state in _positions(game):
-            me = state.to_move
-            for m in state.legal_moves():
-                safety = TurnSafety(nodes=100_000, turn_nodes=10_000, defences=_hook(seed), focus=0)
-                want = SAFE if _reference(state.apply_unchecked(m), me) else LOST
-                assert safety.fate(state, m) == want, (state.to_text(), str(m))
-                focused += safety.threat is not None
+    for seed, state, m, want in _cases(range(25)):
+        safety = TurnSafety(nodes=100_000, turn_nodes=10_000, defences=_hook(seed), focus=0)
+        assert safety.fate(state, m) == want, (state.to_text(), str(m))
+        focused += safety.threat is not None
     assert focused > 0  # threats were kept, and the focused pass ran
 
 
 def test_a_tiny_budget_with_a_defences_hook_is_never_wrong():
-    for seed in range(10):
-        game = TreeGame(seed=seed, depth=8, branching=3)
-        for state in _positions(game, 15):
-            me = state.to_move
-            for m in state.legal_moves():
-                for turn_nodes in (2, 5):
-                    safety = TurnSafety(nodes=50, turn_nodes=turn_nodes, defences=_hook(seed))
-                    got = safety.fate(state, m)
-                    if got != UNKNOWN:
-                        want = SAFE if _reference(state.apply_unchecked(m), me) else LOST
-                        assert got == want
+    for seed, state, m, want in _cases(range(10), 15):
+        for turn_nodes in (2, 5):
+            safety = TurnSafety(nodes=50, turn_nodes=turn_nodes, defences=_hook(seed))
+            assert safety.fate(state, m) in (UNKNOWN, want)
