@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from tablier.ai.players import _prior_order, make_player
 from tablier.ai.solver import Solver
@@ -108,3 +113,35 @@ def test_hard_keeps_the_threat_out_at_a_small_budget():
         assert end.outcome is None
         solver = Solver(max_nodes=10**6, prove=vold_ai.prove)
         assert solver.forces_win(end, 1 - me, 3) is False, seed
+
+
+def test_the_benchmark_compares_the_check_with_and_without_the_hook(tmp_path):
+    bench = Path(__file__).resolve().parents[3] / "benchmarks"
+    spec = importlib.util.spec_from_file_location("turnsafety", bench / "voldetour_turnsafety.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    # game 17's position: the aimed check finds the one defence, the plain one runs out
+    state = _position(ONLY_DEFENCE)
+    assert module.check(state, vold_ai.defences)[0] == "safe"
+    assert module.check(state, None)[0] == "unknown"
+    game = get("voldetour", pieces="mini")
+    state, moves = game.initial_state(), []
+    player = make_player("greedy", game, seed=5)
+    while len(moves) < 16 and state.outcome is None:
+        move = player.choose(state)
+        moves.append(str(move))
+        state = state.apply(move)
+    record = {"index": 3, "game": game.spec, "first": "greedy", "second": "hard", "moves": moves}
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    args = ["--player", "hard", "--every", "--near", "20", str(path)]
+    done = subprocess.run(
+        [sys.executable, str(bench / "voldetour_turnsafety.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "games.jsonl game 3: " in done.stdout and "answers differ in " in done.stdout
+    assert done.stdout.count(" positions: a safe decision in ") == 2
