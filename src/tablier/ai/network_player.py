@@ -202,6 +202,7 @@ class NetworkPlayer(Player):
                 guard,
                 self.stop,
                 defences=knowledge_for(state.game).defences,
+                keep=len(first),
             )
         return chosen
 

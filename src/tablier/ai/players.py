@@ -35,7 +35,7 @@ import dataclasses
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -474,6 +474,7 @@ class MCTSPlayer(Player):
             level.proof_nodes,
             level.solver_depth if depth > level.solver_depth else None,
             knowledge_for(state.game).defences,
+            1 + checks,
         )
 
 
@@ -607,6 +608,7 @@ def safest_move(
     prove_nodes: int = 2_000_000,
     guarantee: int | None = None,
     defences: Defences | None = None,
+    keep: int = 1,
 ) -> Move:
     """The first move after which the opponent forces no win, ``first[0]`` if none is found.
 
@@ -634,7 +636,10 @@ def safest_move(
 
     ``defences`` (the game's hook, :attr:`Knowledge.defences
     <tablier.ai.knowledge.Knowledge.defences>`) points the checks at the decisions
-    that may stop the opponent's threat first (:class:`~tablier.ai.tactics.TurnSafety`).
+    that may stop the opponent's threat first (:class:`~tablier.ai.tactics.TurnSafety`),
+    and, once a check has found the opponent's threat, the candidates after the first
+    ``keep`` (the search's choices, checked in its order) are taken in that order too:
+    those that may stop the threat first.
     """
     best = first[0]
     # The checks get at least the floor of CPU time (on a loaded machine they do that much
@@ -675,12 +680,25 @@ def safest_move(
     fallback: Move | None = None
     lasting: Move | None = None
     loose: Move | None = None
-    seen: set[Move] = set()
+    pending = list(dict.fromkeys((*first, *rest)))
+
+    def candidates() -> Iterator[Move]:
+        aimed = None
+        i = 0
+        while i < len(pending):
+            yield pending[i]
+            i += 1
+            threat = safety.threat
+            if defences is not None and threat is not None and threat is not aimed and i >= keep:
+                aimed = threat  # a new threat: the candidates that may stop it first
+                tail = pending[i:]
+                flags = list(defences(state, tail, *threat))
+                pending[i:] = [m for m, f in zip(tail, flags, strict=True) if f] + [
+                    m for m, f in zip(tail, flags, strict=True) if not f
+                ]
+
     move: Move
-    for move in (*first, *rest):
-        if move in seen:
-            continue
-        seen.add(move)
+    for move in candidates():
         if guard is not None and move != best and guard.fate(state, move) == LOST:
             continue  # (no deadline: the guard's nodes bound it, a late clock must not)
         if safety.solver.nodes > nodes or safety.solver.proved_nodes >= prove_nodes:

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from tablier.ai.players import _prior_order, make_player
+from tablier.ai.players import _prior_order, make_player, safest_move
 from tablier.ai.solver import Solver
 from tablier.ai.tactics import LOST, SAFE, TurnSafety
 from tablier.games import from_spec, get
@@ -28,6 +28,17 @@ ONLY_DEFENCE = (
     "B122@f5:1x2x2,B123@h7:3x1x2,S@c1:s,S@b4+2:w,S@b9:n white=B111@d1:1x1x1,"
     "B112@h9:1x1x2,B113@c4:3x1x1,B122@b3:1x2x2,B123@h8:2x1x3,S@b1:e,S@g6:n,S@j6:w,"
     "S@i7+2:w,S@j8:w"
+)
+
+
+#: White to put the stair it holds, in game 7 of the second ``hard``–``medium`` match
+#: (seed 2): Black's Lord at h8 stands a pillar on h9 and walks on unless a stair stands
+#: there; every other put loses.  ``hard``'s own checks proved its put lost, then ran out
+#: of time among the others and played it.
+STAIR_ON_H9 = (
+    _SPEC + "turn=176 lords=h8,i8 black=B111@f6:1x1x1,B112@h3:1x1x2,B113@h7:1x1x3,"
+    "B122@d6:2x2x1,B123@i6:1x2x3,S@f5:e white=B111@f7:1x1x1,B112@b3:1x1x2,B113@g7:1x3x1,"
+    "B122@b4:2x2x1,B123@h8:2x1x3,S@b3+2:s,S@b4+1:s,S@d5:w,S@g7+1:e hand=S@g1:n"
 )
 
 
@@ -145,3 +156,20 @@ def test_the_benchmark_compares_the_check_with_and_without_the_hook(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "games.jsonl game 3: " in done.stdout and "answers differ in " in done.stdout
     assert done.stdout.count(" positions: a safe decision in ") == 2
+
+
+def test_the_candidates_that_stop_the_threat_are_checked_next():
+    state = _position(STAIR_ON_H9)
+    first = [state.game.parse_move(state, "S@d1:e")]  # the search's choice, lost
+    order = _prior_order(state)
+    args = (state, first, 3, 20_000, order, None)
+    kw = {"prove": vold_ai.prove, "prove_nodes": 200_000}
+    aimed = safest_move(*args, **kw, defences=vold_ai.defences)
+    assert str(aimed).startswith("S@h9")
+    # in the prior's order the budget runs out first: an unproved put is played
+    plain = safest_move(*args, **kw)
+    assert not str(plain).startswith("S@h9")
+    end = state.apply(aimed)
+    while end.to_move == state.to_move:
+        end = end.apply(end.game.parse_move(end, "end"))
+    assert Solver(max_nodes=10**6, prove=vold_ai.prove).forces_win(end, 0, 3) is False
