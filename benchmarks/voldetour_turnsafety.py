@@ -66,18 +66,16 @@ def check(state: VState, defences: Defences | None) -> tuple[str, float]:
 
 def _positions(record: dict[str, Any], player: str | None, every: bool, near: int):
     game = from_spec(record["game"])
-    towers = game.pieceset.towers
-    grid = game.pieceset.grid
     specs = [record["first"], record["second"]]
     state = game.initial_state()
     before = None
     for text in record["moves"]:
         me = state.to_move
         start = before is None or before.to_move != me
-        if (every or start) and (player is None or specs[me].split(":")[0] == player):
-            (ca, ra), (cb, rb) = grid.coord(state.lords[1 - me]), grid.coord(towers[me])
-            if abs(ca - cb) + abs(ra - rb) <= near:
-                yield state
+        mine = player is None or specs[me].split(":")[0] == player
+        # (the enemy Lord's squares from our tower)
+        if (every or start) and mine and ai.lord_distance(state, 1 - me) <= near:
+            yield state
         before = state
         state = state.apply(game.parse_move(state, text))
 

@@ -380,17 +380,20 @@ class TurnSafety:
         self._ends: dict[State[Any], bool | None] = {}
         self._left = 0
         self._deadline: float | None = None
-        #: The opponent's latest winning line, from the turn end where it was proved.
-        self.threat: tuple[State[Any], tuple[Move, ...]] | None = None
+        # the opponent's latest winning lines, each with the turn end where it was proved
         self._threats: list[tuple[State[Any], tuple[Move, ...]]] = []
         self._focused = False
+
+    @property
+    def threat(self) -> tuple[State[Any], tuple[Move, ...]] | None:
+        """The opponent's latest winning line, with the turn end where it was proved."""
+        return self._threats[0] if self._threats else None
 
     def fate(self, state: State[Any], move: Move, deadline: float | None = None) -> str:
         """:data:`SAFE`, :data:`LOST` or :data:`UNKNOWN` for ``move`` in ``state``."""
         if state is not self._root and state != self._root:
             self._root = state
             self._fates = {}
-            self.threat = None
             self._threats = []
         known = self._fates.get(move)
         if known is not None and known != UNKNOWN:
@@ -431,7 +434,6 @@ class TurnSafety:
             if self._refutes(state, 1 - me, line):
                 if i:  # the threat that holds here becomes the one aimed at
                     self._threats.insert(0, self._threats.pop(i))
-                    self.threat = self._threats[0]
                 self._ends[state] = False
                 return False
         wins = self.solver.forces_win(state, 1 - me, self.depth)
@@ -441,8 +443,7 @@ class TurnSafety:
         if wins and self.defences is not None:
             own = self.solver.own_line(state, 1 - me, self.depth)
             if own:
-                self.threat = (state, tuple(own))
-                self._threats = [self.threat, *self._threats[: THREATS_KEPT - 1]]
+                self._threats = [(state, tuple(own)), *self._threats[: THREATS_KEPT - 1]]
         return result
 
     def _refutes(self, state: State[Any], attacker: int, line: tuple[Move, ...]) -> bool:

@@ -64,6 +64,7 @@ __all__ = [
     "forced_win",
     "lord_distance",
     "move_prior",
+    "move_squares",
     "path_distance",
     "playout",
     "turn_prior",
@@ -457,19 +458,19 @@ def defences(
     >>> defences(now, puts, threat, line)
     [True, False]
     """
-    grid = state.game.pieceset.grid
     zone = 0
     s = threat
     for move in line:
-        zone |= _squares(s, move, grid, walk=True)
+        zone |= move_squares(s, move, walk=True)
         s = s.apply_unchecked(move)
-    return [bool(_squares(state, move, grid, walk=False) & zone) for move in moves]
+    return [bool(move_squares(state, move) & zone) for move in moves]
 
 
-def _squares(state: VState, move: VMove, grid: BitGrid, walk: bool) -> int:
-    """The squares ``move`` takes a piece from or puts one on; for a Lord move, the square
-    it ends on, or with ``walk`` every square it steps on or over."""
+def move_squares(state: VState, move: VMove, walk: bool = False) -> int:
+    """The squares (a bitboard) ``move`` takes a piece from or puts one on in ``state``; for a
+    Lord move, the square it ends on, or with ``walk`` every square it steps on or over."""
     ps = state.game.pieceset
+    grid = ps.grid
     tag = move[0]
     if tag == "L":
         path: tuple[int, ...] = move[1]

@@ -41,7 +41,7 @@ import time
 from typing import Any, NamedTuple
 
 from ...core.geometry import bits
-from .ai import _distance, lord_distance
+from .ai import _distance, lord_distance, move_squares
 from .rules import VMove, VState, _orients
 
 __all__ = ["MAX_DECISIONS", "MAX_DISTANCE", "SLACK", "TurnWin", "forced_win", "search"]
@@ -91,11 +91,9 @@ class _TurnSearch:
         if deadline is not None and not self.nodes & 63 and time.process_time() > deadline:
             raise _Limit
 
-    def _near(self, move: VMove) -> bool:
+    def _near(self, state: VState, move: VMove) -> bool:
         """Whether a put covers a square of the corridor."""
-        if move[1] == "S":
-            return bool(self.corridor >> move[2] & 1)
-        return bool(self.orients[move[3]].base << move[4] & self.corridor)
+        return bool(move_squares(state, move) & self.corridor)
 
     def _near_place(self, hand: tuple[Any, ...]) -> bool:
         """Whether the piece in hand was lifted from a square of the corridor."""
@@ -125,7 +123,7 @@ class _TurnSearch:
             for move in moves:
                 tag = move[0]
                 if tag == "P":
-                    if not self._near(move):
+                    if not self._near(state, move):
                         if not lifted:
                             continue
                         lifted = False  # one representative
