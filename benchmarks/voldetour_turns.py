@@ -12,6 +12,14 @@ endgame with it::
 
     .venv/bin/python benchmarks/voldetour_turns.py \\
         --record ladder/voldetour-hard-medium.jsonl --index 0 --ply 900
+
+With ``--playouts N`` it also plays N of the search's playouts (the compiled core's, weighted
+by the move prior and cut off after ``PLAYOUT_DEPTH`` decisions, as the MCTS plays them) from
+the position after ``--turn`` (the mover's decisions, in notation, separated by spaces; none:
+from the position itself), and prints what they make of it: the evaluation there for the
+mover, the playouts' mean reward for the mover, in how many the opponent's Lord, farther
+than the evaluation's cap at the start, ends nearer, and in how many the mover takes one of
+its pieces from the board (docs/ai-strength.md reads a blockade with it).
 """
 
 from __future__ import annotations
@@ -20,7 +28,9 @@ import argparse
 import json
 
 from tablier.ai.players import make_player
+from tablier.core.errors import TablierError
 from tablier.games import from_spec, parse_position
+from tablier.games.voldetour import ai
 from tablier.games.voldetour.ai import path_distance
 from tablier.games.voldetour.rules import VState
 
@@ -63,6 +73,37 @@ def one_action_turns(state: VState) -> list[tuple[int, int, str]]:
     return sorted(out)
 
 
+def playouts(state: VState, me: int, count: int, seed: int = 1) -> dict[str, float | int]:
+    """What ``count`` of the search's playouts from ``state`` make of it for player ``me``.
+
+    ``evaluation``: the evaluation there for ``me`` (-1 .. 1); ``reward``: the playouts'
+    mean reward for ``me`` (0 .. 1); ``freed``: playouts after which the opponent's path
+    distance is below the evaluation's cap (``ai._CAP``) where it was not at the start;
+    ``takes``: playouts in which ``me`` takes one of its pieces from the board.  Needs the
+    compiled core.
+    """
+    before = path_distance(state, 1 - me)
+    value = ai.evaluate(state) * (1 if state.to_move == me else -1)
+    out: dict[str, float | int] = {"evaluation": value, "freed": 0, "takes": 0}
+    total = 0.0
+    for i in range(count):
+        result = ai.playout(state, seed + i, ai.PLAYOUT_DEPTH, True, True)
+        if result is None:
+            raise SystemExit("the playouts need the compiled core")
+        reward, line = result
+        total += reward if me == 0 else 1.0 - reward
+        end, took = state, False
+        for mover, move in line:
+            end = end.apply_unchecked(move)
+            # the piece in hand keeps its place on the board (None: taken from the reserve)
+            hand = end.hand
+            took |= mover == me and move[0] == "T" and hand is not None and hand[-1] is not None
+        out["takes"] = int(out["takes"]) + took
+        out["freed"] = int(out["freed"]) + (before >= ai._CAP > path_distance(end, 1 - me))
+    out["reward"] = total / max(1, count)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--position", help="a Voldétour position string")
@@ -75,11 +116,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seeds", type=int, default=1, help="then play the whole turn with this many seeds"
     )
+    parser.add_argument("--playouts", type=int, default=0, help="then play this many playouts")
+    parser.add_argument("--turn", default="", help="the mover's decisions before the playouts")
     args = parser.parse_args(argv)
     if not args.position and not args.record:
         parser.error("give --position or --record")
     state = _position(args)
     p = state.to_move
+    after = state  # where the playouts start: after --turn
+    try:
+        for text in args.turn.split():
+            after = after.apply(state.game.parse_move(after, text))
+    except TablierError as error:
+        parser.error(f"--turn: {error}")
+    if args.turn and after.to_move == p and after.outcome is None:
+        parser.error("--turn must end the mover's turn")
     print(f"{state.to_text()}\n")
     print(
         f"to move: {p}; path distances: own {path_distance(state, p)}, "
@@ -107,6 +158,16 @@ def main(argv: list[str] | None = None) -> int:
                 f"seed {seed}: the turn {' '.join(turn)}; path distances then own "
                 f"{path_distance(at, p)}, opponent {path_distance(at, 1 - p)}"
             )
+    if args.playouts:
+        seen = playouts(after, p, args.playouts, args.seed)
+        at = after
+        print(
+            f"\n{args.playouts} playouts after {args.turn or 'the position'!r} (for {p}): "
+            f"path distances own {path_distance(at, p)}, opponent {path_distance(at, 1 - p)}; "
+            f"evaluation {seen['evaluation']:+.2f}, mean reward {seen['reward']:.3f}; "
+            f"the opponent nearer than {ai._CAP} at the end in {seen['freed']}, "
+            f"a piece taken from the board in {seen['takes']}"
+        )
     return 0
 
 

@@ -220,6 +220,44 @@ def test_voldetour_turns_lists_every_one_action_turn_and_the_search(tmp_path):
     assert "seed 1: the turn " in out and "seed 2: the turn " in out
 
 
+def test_voldetour_turns_plays_the_searchs_playouts_after_a_turn(tmp_path):
+    from tablier.games.voldetour import ai as vold_ai
+
+    turns = _module("voldetour_turns")
+    game = get("voldetour", pieces="mini")
+    state = game.initial_state()
+    for text in ("B111", "B111@b3:1x1x1", "end"):
+        state = state.apply(game.parse_move(state, text))
+    if vold_ai.playout(state, 0, 0, False, False) is None:
+        pytest.skip("the playouts are the compiled core's")
+    # White's turn: a block beside its tower, then end
+    take = next(m for m in state.legal_moves() if str(m).startswith("B"))
+    taken = state.apply(take)
+    put = taken.legal_moves()[0]
+    after = taken.apply(put)
+    after = after.apply(game.parse_move(after, "end"))
+    seen = turns.playouts(after, 1, 20, seed=3)
+    assert 0.0 <= seen["reward"] <= 1.0 and -1.0 <= seen["evaluation"] <= 1.0
+    assert seen["evaluation"] == -vold_ai.evaluate(after)  # Black to move there
+    assert 0 <= seen["takes"] <= 20
+    # both Lords are within the cap at the start: nobody can be freed
+    assert vold_ai.path_distance(after, 0) < vold_ai._CAP and seen["freed"] == 0
+    assert turns.playouts(after, 1, 20, seed=3) == seen  # seeded
+    record = tmp_path / "games.jsonl"
+    moves = ["B111", "B111@b3:1x1x1", "end"]
+    record.write_text(json.dumps({"index": 3, "game": game.spec, "moves": moves}) + "\n")
+    common = ["--record", str(record), "--index", "3", "--ply", "3"]
+    common += ["--level", "hard:iterations=30,seconds=none", "--top", "1", "--playouts", "5"]
+    out = run("voldetour_turns.py", *common, "--turn", f"{take} {put} end")
+    assert f"5 playouts after '{take} {put} end' (for 1)" in out and "mean reward" in out
+    bad = subprocess.run(
+        [sys.executable, str(BENCH / "voldetour_turns.py"), *common, "--turn", f"{take}"],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and "--turn must end the mover's turn" in bad.stderr
+
+
 def test_voldetour_stalls_plays_on_from_a_recorded_game(tmp_path):
     stalls = _module("voldetour_stalls")
     game = get("voldetour", pieces="mini")
