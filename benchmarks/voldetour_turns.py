@@ -83,9 +83,7 @@ def playouts(state: VState, me: int, count: int, seed: int = 1) -> dict[str, flo
     compiled core.
     """
     before = path_distance(state, 1 - me)
-    value = ai.evaluate(state) * (1 if state.to_move == me else -1)
-    out: dict[str, float | int] = {"evaluation": value, "freed": 0, "takes": 0}
-    total = 0.0
+    total, freed, takes = 0.0, 0, 0
     for i in range(count):
         result = ai.playout(state, seed + i, ai.PLAYOUT_DEPTH, True, True)
         if result is None:
@@ -98,10 +96,14 @@ def playouts(state: VState, me: int, count: int, seed: int = 1) -> dict[str, flo
             # the piece in hand keeps its place on the board (None: taken from the reserve)
             hand = end.hand
             took |= mover == me and move[0] == "T" and hand is not None and hand[-1] is not None
-        out["takes"] = int(out["takes"]) + took
-        out["freed"] = int(out["freed"]) + (before >= ai._CAP > path_distance(end, 1 - me))
-    out["reward"] = total / max(1, count)
-    return out
+        takes += took
+        freed += before >= ai._CAP > path_distance(end, 1 - me)
+    return {
+        "evaluation": ai.evaluate(state) * (1 if state.to_move == me else -1),
+        "reward": total / max(1, count),
+        "freed": freed,
+        "takes": takes,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,10 +162,10 @@ def main(argv: list[str] | None = None) -> int:
             )
     if args.playouts:
         seen = playouts(after, p, args.playouts, args.seed)
-        at = after
         print(
             f"\n{args.playouts} playouts after {args.turn or 'the position'!r} (for {p}): "
-            f"path distances own {path_distance(at, p)}, opponent {path_distance(at, 1 - p)}; "
+            f"path distances own {path_distance(after, p)}, "
+            f"opponent {path_distance(after, 1 - p)}; "
             f"evaluation {seen['evaluation']:+.2f}, mean reward {seen['reward']:.3f}; "
             f"the opponent nearer than {ai._CAP} at the end in {seen['freed']}, "
             f"a piece taken from the board in {seen['takes']}"

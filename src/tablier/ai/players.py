@@ -692,10 +692,8 @@ def safest_move(
             if defences is not None and threat is not None and threat is not aimed and i >= keep:
                 aimed = threat  # a new threat: the candidates that may stop it first
                 tail = pending[i:]
-                flags = list(defences(state, tail, *threat))
-                pending[i:] = [m for m, f in zip(tail, flags, strict=True) if f] + [
-                    m for m, f in zip(tail, flags, strict=True) if not f
-                ]
+                flagged = zip(tail, defences(state, tail, *threat), strict=True)
+                pending[i:] = [m for m, _ in sorted(flagged, key=lambda mf: not mf[1])]  # stable
 
     move: Move
     for move in candidates():
