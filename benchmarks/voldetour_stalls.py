@@ -20,8 +20,10 @@ more; that is how a stalled endgame is checked (docs/ai.md, "Stalled games")::
 
 With ``--summary FILE...`` it plays nothing and reads the capped games of recorded matches
 (``level_ladder.py``'s, ``tablier arena``'s or ``--out``'s JSON lines): for each, the share of
-the second half's decisions that each side's Lord spent next to its own tower and where it
-ended, and what kind of stall it is (docs/ai.md, "Stalled games")::
+the second half's decisions that each side's Lord spent next to its own tower and at the
+towers' height, where it ended, its path distance and reserve then, and what kind of stall it
+is; and, per player, the blockades where its Lord stayed at the top with no stair left
+(docs/ai.md, "Stalled games")::
 
     .venv/bin/python benchmarks/voldetour_stalls.py --summary ladder/voldetour-*.jsonl
 """
@@ -84,21 +86,35 @@ def lords(record: dict[str, Any]) -> list[dict[str, Any]]:
     Per player (0 = Black): ``home``, the share of the second half's positions with its
     Lord next to its own tower; ``enemy_near``, the share with the enemy Lord at most
     ``NEAR`` squares from that tower; ``own`` and ``enemy``, its squares from its own and
-    from the enemy tower at the end.
+    from the enemy tower at the end; ``high``, the share of the second half with its Lord
+    at the towers' height; ``walks``, the share of its turns ended in the second half that
+    moved its Lord; and at the end ``height`` (its Lord's), ``path`` (its path distance),
+    ``stairs`` and ``blocks`` (left in its reserve).
     """
     game = from_spec(record["game"])
     towers = game.pieceset.towers
     state = game.initial_state()
     moves = record["moves"]
     half = len(moves) // 2
-    home, near, counted = [0, 0], [0, 0], 0
+    top = game.pieceset.tower_height
+    home, near, high, counted = [0, 0], [0, 0], [0, 0], 0
+    turns, walks, walked = [0, 0], [0, 0], False
     for i, text in enumerate(moves):
-        state = state.apply(game.parse_move(state, text))
+        mover = state.to_move
+        move = game.parse_move(state, text)
+        walked = walked or move.kind == "lord"
+        state = state.apply(move)
+        if state.to_move != mover:  # the mover's turn ended
+            if i >= half:
+                turns[mover] += 1
+                walks[mover] += walked
+            walked = False
         if i >= half:
             counted += 1
             for p in (0, 1):
                 home[p] += _squares(state, state.lords[p], towers[p]) <= 1
                 near[p] += _squares(state, state.lords[1 - p], towers[p]) <= NEAR
+                high[p] += state.board.height(state.lords[p]) == top
     assert isinstance(state, VState)
     return [
         {
@@ -106,9 +122,21 @@ def lords(record: dict[str, Any]) -> list[dict[str, Any]]:
             "enemy_near": near[p] / max(1, counted),
             "own": _squares(state, state.lords[p], towers[p]),
             "enemy": lord_distance(state, p),
+            "high": high[p] / max(1, counted),
+            "walks": walks[p] / max(1, turns[p]),
+            "height": state.board.height(state.lords[p]),
+            "path": path_distance(state, p),
+            "stairs": state.reserve_stairs(p),
+            "blocks": len(state.reserve_blocks(p)),
         }
         for p in (0, 1)
     ]
+
+
+def stranded(side: dict[str, Any]) -> bool:
+    """A Lord that spent the second half at the towers' height and ends there with no stair
+    left in its reserve: it can come down only by lifting a stair it has put."""
+    return bool(side["high"] >= HOME_SHARE and side["stairs"] == 0)
 
 
 def _idles(side: dict[str, Any]) -> bool:
@@ -128,6 +156,7 @@ def kind(sides: list[dict[str, Any]]) -> str:
 def _summary(paths: list[str]) -> int:
     kinds: dict[str, int] = {"home": 0, "finish": 0, "blockade": 0}
     idlers: dict[str, int] = {}
+    high: dict[str, int] = {}
     games = 0
     for path in paths:
         with open(path, encoding="utf-8") as lines:
@@ -143,9 +172,15 @@ def _summary(paths: list[str]) -> int:
             for p, side in enumerate(sides):
                 if _idles(side):
                     idlers[specs[p]] = idlers.get(specs[p], 0) + 1
+                if what == "blockade" and stranded(side):
+                    high[specs[p]] = high.get(specs[p], 0) + 1
             described = "; ".join(
                 f"{specs[p]}: {100 * s['home']:.0f}% at home, ends {s['enemy']} from the"
-                f" enemy tower" + (", defending" if s["enemy_near"] >= 0.5 else "")
+                f" enemy tower"
+                + (", defending" if s["enemy_near"] >= 0.5 else "")
+                + f", {100 * s['high']:.0f}% at the top, walks in {100 * s['walks']:.0f}% of"
+                f" its turns, ends at height {s['height']}, path"
+                f" distance {s['path']}, reserve {s['stairs']} stairs {s['blocks']} blocks"
                 for p, s in enumerate(sides)
             )
             print(f"{Path(path).name} game {record['index']}: {what} ({described})")
@@ -156,6 +191,8 @@ def _summary(paths: list[str]) -> int:
     )
     for spec, count in sorted(idlers.items()):
         print(f"  idling at home: {spec} in {count}")
+    for spec, count in sorted(high.items()):
+        print(f"  blockades with {spec}'s Lord at the top, no stair left (stranded): {count}")
     return 0
 
 

@@ -283,9 +283,11 @@ def test_voldetour_stalls_plays_on_from_a_recorded_game(tmp_path):
 
 
 def test_voldetour_stalls_summary_reads_the_capped_games(tmp_path):
+    from tablier.games.voldetour import ai as vold_ai
+
     stalls = _module("voldetour_stalls")
     game = get("voldetour", pieces="mini")
-    played = stalls.play_on(game.initial_state(), "greedy", "greedy", seed=3, max_plies=12)
+    played = stalls.play_on(game.initial_state(), "greedy", "greedy", seed=3, max_plies=30)
     capped = {"index": 7, "game": game.spec, "first": "greedy", "second": "random"}
     capped |= {"moves": played["moves"], "reason": "move-limit"}
     won = capped | {"index": 8, "reason": "tower"}
@@ -299,6 +301,24 @@ def test_voldetour_stalls_summary_reads_the_capped_games(tmp_path):
     for p in (0, 1):
         assert 0.0 <= sides[p]["home"] <= 1.0 and 0.0 <= sides[p]["enemy_near"] <= 1.0
         assert sides[p]["own"] == stalls._squares(state, state.lords[p], towers[p])
+        assert 0.0 <= sides[p]["high"] <= 1.0
+        assert sides[p]["height"] == state.board.height(state.lords[p])
+        assert sides[p]["path"] == vold_ai.path_distance(state, p)
+        assert sides[p]["stairs"] == state.reserve_stairs(p)
+        assert sides[p]["blocks"] == len(state.reserve_blocks(p))
+    # walks: by the notation, the turns ended in the second half with a Lord move ("L...")
+    replay, turn, ended = game.initial_state(), [], {0: [], 1: []}
+    for i, text in enumerate(played["moves"]):
+        mover = replay.to_move
+        turn.append(text)
+        replay = replay.apply(game.parse_move(replay, text))
+        if replay.to_move != mover:
+            if i >= len(played["moves"]) // 2:
+                ended[mover].append(any(t.startswith("L") for t in turn))
+            turn = []
+    for p in (0, 1):
+        assert ended[p], "the thirty decisions hold whole turns of both"
+        assert sides[p]["walks"] == sum(ended[p]) / len(ended[p])
     out = run("voldetour_stalls.py", "--summary", str(record))
     assert "games.jsonl game 7: " in out and "game 8" not in out
     assert "1 of 2 games capped" in out
@@ -308,6 +328,10 @@ def test_voldetour_stalls_summary_reads_the_capped_games(tmp_path):
     assert stalls.kind([home, far]) == "home"
     assert stalls.kind([home | {"enemy_near": 0.8}, far | {"enemy": 2}]) == "finish"
     assert stalls.kind([far, far]) == "blockade"
+    # stranded: the second half at the towers' height and no stair left in the reserve
+    top = {"high": 1.0, "stairs": 0}
+    assert stalls.stranded(top) and not stalls.stranded(top | {"stairs": 1})
+    assert not stalls.stranded(top | {"high": 0.5})
 
 
 def test_root_spread_reports_share_spread_and_agreement(mini):
