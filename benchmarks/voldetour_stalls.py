@@ -156,7 +156,7 @@ def kind(sides: list[dict[str, Any]]) -> str:
 def _summary(paths: list[str]) -> int:
     kinds: dict[str, int] = {"home": 0, "finish": 0, "blockade": 0}
     idlers: dict[str, int] = {}
-    high: dict[str, int] = {}
+    strandings: dict[str, int] = {}
     games = 0
     for path in paths:
         with open(path, encoding="utf-8") as lines:
@@ -173,14 +173,14 @@ def _summary(paths: list[str]) -> int:
                 if _idles(side):
                     idlers[specs[p]] = idlers.get(specs[p], 0) + 1
                 if what == "blockade" and stranded(side):
-                    high[specs[p]] = high.get(specs[p], 0) + 1
+                    strandings[specs[p]] = strandings.get(specs[p], 0) + 1
             described = "; ".join(
                 f"{specs[p]}: {100 * s['home']:.0f}% at home, ends {s['enemy']} from the"
                 f" enemy tower"
                 + (", defending" if s["enemy_near"] >= 0.5 else "")
                 + f", {100 * s['high']:.0f}% at the top, walks in {100 * s['walks']:.0f}% of"
-                f" its turns, ends at height {s['height']}, path"
-                f" distance {s['path']}, reserve {s['stairs']} stairs {s['blocks']} blocks"
+                f" its turns, ends at height {s['height']}, path distance {s['path']},"
+                f" reserve {s['stairs']} stairs {s['blocks']} blocks"
                 for p, s in enumerate(sides)
             )
             print(f"{Path(path).name} game {record['index']}: {what} ({described})")
@@ -191,7 +191,7 @@ def _summary(paths: list[str]) -> int:
     )
     for spec, count in sorted(idlers.items()):
         print(f"  idling at home: {spec} in {count}")
-    for spec, count in sorted(high.items()):
+    for spec, count in sorted(strandings.items()):
         print(f"  blockades with {spec}'s Lord at the top, no stair left (stranded): {count}")
     return 0
 

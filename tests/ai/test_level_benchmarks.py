@@ -307,18 +307,24 @@ def test_voldetour_stalls_summary_reads_the_capped_games(tmp_path):
         assert sides[p]["stairs"] == state.reserve_stairs(p)
         assert sides[p]["blocks"] == len(state.reserve_blocks(p))
     # walks: by the notation, the turns ended in the second half with a Lord move ("L...")
+    # and high: the second half's positions with the Lord at the towers' height
     replay, turn, ended = game.initial_state(), [], {0: [], 1: []}
+    half, top, at_top = len(played["moves"]) // 2, game.pieceset.tower_height, [0, 0]
     for i, text in enumerate(played["moves"]):
         mover = replay.to_move
         turn.append(text)
         replay = replay.apply(game.parse_move(replay, text))
         if replay.to_move != mover:
-            if i >= len(played["moves"]) // 2:
+            if i >= half:
                 ended[mover].append(any(t.startswith("L") for t in turn))
             turn = []
+        if i >= half:
+            for p in (0, 1):
+                at_top[p] += replay.board.height(replay.lords[p]) == top
     for p in (0, 1):
         assert ended[p], "the thirty decisions hold whole turns of both"
         assert sides[p]["walks"] == sum(ended[p]) / len(ended[p])
+        assert sides[p]["high"] == at_top[p] / (len(played["moves"]) - half)
     out = run("voldetour_stalls.py", "--summary", str(record))
     assert "games.jsonl game 7: " in out and "game 8" not in out
     assert "1 of 2 games capped" in out
