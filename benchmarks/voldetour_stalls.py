@@ -39,6 +39,7 @@ from typing import Any
 
 from tablier.ai.match import play_game
 from tablier.ai.players import make_player
+from tablier.core.errors import TablierError
 from tablier.games import from_spec, get
 from tablier.games.voldetour.ai import lord_distance, path_distance
 from tablier.games.voldetour.rules import VState
@@ -153,22 +154,33 @@ def kind(sides: list[dict[str, Any]]) -> str:
     return "blockade"
 
 
+class _Unreadable(Exception):
+    """A record file ``--summary`` cannot read (named in the message)."""
+
+
 def _summary(paths: list[str]) -> int:
     kinds: dict[str, int] = {"home": 0, "finish": 0, "blockade": 0}
     idlers: dict[str, int] = {}
     strandings: dict[str, int] = {}
     games = 0
     for path in paths:
-        with open(path, encoding="utf-8") as lines:
-            records = [json.loads(line) for line in lines if line.strip()]
+        try:
+            with open(path, encoding="utf-8") as lines:
+                records = [json.loads(line) for line in lines if line.strip()]
+        except (OSError, ValueError) as error:  # unreadable, or not JSON lines
+            raise _Unreadable(f"{path}: {error}") from error
         for record in records:
             games += 1
-            if record["reason"] != "move-limit":
+            if not isinstance(record, dict) or record.get("reason") != "move-limit":
                 continue
-            sides = lords(record)
+            try:
+                sides = lords(record)
+                specs = [record["first"], record["second"]]
+            except (KeyError, TypeError, AttributeError, TablierError) as error:
+                # not a Voldétour game's record
+                raise _Unreadable(f"{path}: game {record.get('index')}: {error!r}") from error
             what = kind(sides)
             kinds[what] += 1
-            specs = [record["first"], record["second"]]
             for p, side in enumerate(sides):
                 if _idles(side):
                     idlers[specs[p]] = idlers.get(specs[p], 0) + 1
@@ -212,7 +224,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--summary", nargs="+", metavar="FILE", help="read recorded matches")
     args = parser.parse_args(argv)
     if args.summary:
-        return _summary(args.summary)
+        try:
+            return _summary(args.summary)
+        except _Unreadable as error:
+            print(f"error: cannot read the records in {error}", file=sys.stderr)
+            return 2
     if args.record:
         return _play_on(args)
     game = get("voldetour", pieces=args.pieces)

@@ -328,6 +328,19 @@ def test_voldetour_stalls_summary_reads_the_capped_games(tmp_path):
     out = run("voldetour_stalls.py", "--summary", str(record))
     assert "games.jsonl game 7: " in out and "game 8" not in out
     assert "1 of 2 games capped" in out
+    # unreadable files, not JSON, a capped game with a bad move: one line, exit 2
+    (tmp_path / "bad.jsonl").write_text("not json\n")
+    broken = capped | {"moves": ["B111", "nonsense"]}
+    (tmp_path / "broken.jsonl").write_text(json.dumps(broken) + "\n")
+    for bad in ("missing.jsonl", "bad.jsonl", "broken.jsonl"):
+        refused = subprocess.run(
+            [sys.executable, str(BENCH / "voldetour_stalls.py"), "--summary", str(tmp_path / bad)],
+            capture_output=True,
+            text=True,
+        )
+        assert refused.returncode == 2, refused.stderr
+        assert refused.stderr.startswith(f"error: cannot read the records in {tmp_path / bad}")
+        assert refused.stderr.count("\n") == 1
     # the kinds: idling at home only when nobody comes near; a Lord near the goal; else blockade
     home = {"home": 1.0, "enemy_near": 0.0, "own": 1, "enemy": 13}
     far = {"home": 0.0, "enemy_near": 0.0, "own": 8, "enemy": 6}
