@@ -22,8 +22,8 @@ With ``--summary FILE...`` it plays nothing and reads the capped games of record
 (``level_ladder.py``'s, ``tablier arena``'s or ``--out``'s JSON lines): for each, the share of
 the second half's decisions that each side's Lord spent next to its own tower and at the
 towers' height, where it ended, its path distance and reserve then, and what kind of stall it
-is; and, per player, the blockades where its Lord stayed at the top with no stair left
-(docs/ai.md, "Stalled games")::
+is; and, per player, the blockades where its Lord stayed at the top and ends with no stair
+left (docs/ai.md, "Stalled games")::
 
     .venv/bin/python benchmarks/voldetour_stalls.py --summary ladder/voldetour-*.jsonl
 """
@@ -135,8 +135,8 @@ def lords(record: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def stranded(side: dict[str, Any]) -> bool:
-    """A Lord that spent the second half at the towers' height and ends there with no stair
-    left in its reserve: it can come down only by lifting a stair it has put."""
+    """A Lord that spent ``HOME_SHARE`` or more of the second half at the towers' height and
+    ends with no stair left in its reserve: it can come down only by lifting one it has put."""
     return bool(side["high"] >= HOME_SHARE and side["stairs"] == 0)
 
 
