@@ -58,6 +58,17 @@ name in it is optional:
     finds none within ``nodes`` positions and ``seconds`` (``None``: no time
     limit).  ``hard``, ``expert`` and ``master`` ask it before searching.
 
+``threat_turn(state, nodes, seconds) -> Sequence[Move] | None``
+    A turn that threatens to win at the next one, in a game whose turns are
+    several decisions (Voldétour): the mover's decisions to the end of its
+    turn, after which, were it to move again, it would have a winning turn,
+    the opponent having none found; or ``None`` when it finds none (each
+    search at most ``nodes`` positions, the whole within ``seconds`` of CPU
+    time; ``None``: no limit).  ``hard`` and ``expert`` play its first decision
+    when the safety checks pass it, instead of the search's choice (docs/ai.md,
+    "Threat turns"): in a race where both Lords are stuck, a threat makes the
+    opponent answer it or lose.
+
 ``prove(state, attacker, depth, nodes, seconds) -> (bool | None, int) | None``
     A compiled proof search with the generic solver's answers: whether
     ``attacker`` forces a win within ``depth`` decisions from ``state`` (not
@@ -127,6 +138,7 @@ class Knowledge:
     turn_prior: Callable[[State[Any], Sequence[Move]], Sequence[float]] | None = None
     playout: Playout | None = None
     forced_win: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
+    threat_turn: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
     prove: Prove | None = None
     defences: Defences | None = None
     playout_depth: int = DEFAULT_PLAYOUT_DEPTH
@@ -142,6 +154,7 @@ class Knowledge:
             turn_prior=getattr(module, "turn_prior", None),
             playout=getattr(module, "playout", None),
             forced_win=getattr(module, "forced_win", None),
+            threat_turn=getattr(module, "threat_turn", None),
             prove=getattr(module, "prove", None),
             defences=getattr(module, "defences", None),
             playout_depth=int(getattr(module, "PLAYOUT_DEPTH", DEFAULT_PLAYOUT_DEPTH)),

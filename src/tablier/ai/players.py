@@ -247,7 +247,12 @@ class Level:
     questions (at most ``proof_nodes`` of its positions per step) and look this many
     decisions deep, or ``solver_depth`` where that is more (0: off, the generic solver
     answers at ``solver_depth``; see :func:`tactical_depth`).  ``hard`` has 3, its own
-    depth (the same answers, cheaper), ``expert`` 5.
+    depth (the same answers, cheaper), ``expert`` 5.  ``threat_turn_nodes``: where the
+    game has the ``threat_turn`` hook (:attr:`Knowledge.threat_turn
+    <tablier.ai.knowledge.Knowledge.threat_turn>`: Voldétour's), look for a turn that
+    threatens a win at the next one, each of its searches at most this many positions, and
+    play it, if the safety checks pass it, instead of the search's choice (0: off;
+    ``hard`` and ``expert`` 2,000).
     """
 
     iterations: int | None = None
@@ -263,6 +268,7 @@ class Level:
     safety_nodes: int = 20_000
     mistakes: float = 0.0
     threat_nodes: int = 20_000
+    threat_turn_nodes: int = 0
     proof_depth: int = 0
     proof_nodes: int = 2_000_000
     config: MCTSConfig = field(default_factory=MCTSConfig)
@@ -311,6 +317,7 @@ LEVELS: dict[str, Level] = {
         solver_nodes=6000,
         safety_checks=4,
         proof_depth=3,
+        threat_turn_nodes=2000,
     ),
     # expert looks five decisions deep where the game's compiled proof search goes that deep
     # (Volo, XoBo): the lines that decide its games against hard (docs/ai-strength.md)
@@ -321,6 +328,7 @@ LEVELS: dict[str, Level] = {
         solver_nodes=20000,
         safety_checks=6,
         proof_depth=5,
+        threat_turn_nodes=2000,
     ),
 }
 
@@ -408,6 +416,7 @@ class MCTSPlayer(Player):
             if win is not None:
                 self.last_analysis = [MoveStat(win, 0, 1.0, 1.0, "win")]
                 return win
+        plan = threat_turn(state, level) if level.threat_turn_nodes else None
         checks = level.safety_checks if depth > 1 else 0
         seconds = level.seconds
         if seconds is not None:
@@ -423,7 +432,7 @@ class MCTSPlayer(Player):
         if level.temperature > 0:
             move = tree.sample_move(level.temperature)
             return guard.pick(state, [move], deadline) if guard is not None else move
-        best = tree.best_move()
+        best = tree.best_move() if plan is None else plan
         if guard is not None:
             best = guard.pick(state, [best, *(s.move for s in self.last_analysis)], deadline)
         if checks and not stopped:
@@ -593,6 +602,28 @@ def forced_win(
         if line:
             return line[0]
     return None
+
+
+#: The share of a timed level's budget its ``threat_turn`` step may take.
+THREAT_TURN_SHARE = 0.1
+
+
+def threat_turn(state: State[Any], level: Level) -> Move | None:
+    """The first decision of a turn that threatens a win at the next one, or None.
+
+    The game's :attr:`~tablier.ai.knowledge.Knowledge.threat_turn` hook (Voldétour's)
+    with the level's ``threat_turn_nodes`` per search, within
+    :data:`THREAT_TURN_SHARE` of a timed level's budget in CPU time; None where the game
+    has no such hook.  The step of ``hard`` and ``expert`` between their tactical step
+    and their search: a threat is played, once the safety checks pass it, rather than
+    the search's choice (docs/ai.md, "Threat turns").
+    """
+    hook = knowledge_for(state.game).threat_turn
+    if hook is None:
+        return None
+    seconds = THREAT_TURN_SHARE * level.seconds if level.seconds else None
+    line = hook(state, level.threat_turn_nodes, seconds)
+    return line[0] if line else None
 
 
 def safest_move(
@@ -803,6 +834,7 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
             "safety_checks",
             "safety_nodes",
             "threat_nodes",
+            "threat_turn_nodes",
             "proof_depth",
             "proof_nodes",
             "rule_nodes",

@@ -67,6 +67,7 @@ __all__ = [
     "move_squares",
     "path_distance",
     "playout",
+    "threat_turn",
     "turn_prior",
 ]
 
@@ -501,6 +502,14 @@ def forced_win(state: VState, nodes: int, seconds: float | None = None) -> Seque
     from .turnwin import forced_win as turn_win
 
     return turn_win(state, nodes, seconds)
+
+
+def threat_turn(state: VState, nodes: int, seconds: float | None = None) -> Sequence[VMove] | None:
+    """A turn that threatens a win at the next one, as its decisions, or None (see
+    :func:`.turnwin.threat`)."""
+    from .turnwin import threat
+
+    return threat(state, nodes, seconds)
 
 
 #: The deepest question :func:`prove` takes: a Voldétour turn is two to four decisions, and

@@ -37,14 +37,25 @@ tower, and the Lord walks over it, five decisions in all:
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any, NamedTuple
 
 from ...core.geometry import bits
-from .ai import _distance, lord_distance, move_squares
+from .ai import _distance, lord_distance, move_squares, path_distance
 from .rules import VMove, VState, _orients
 
-__all__ = ["MAX_DECISIONS", "MAX_DISTANCE", "SLACK", "TurnWin", "forced_win", "search"]
+__all__ = [
+    "MAX_DECISIONS",
+    "MAX_DISTANCE",
+    "SLACK",
+    "THREAT_NODES",
+    "THREAT_TRIES",
+    "TurnWin",
+    "forced_win",
+    "search",
+    "threat",
+]
 
 #: The longest turn searched, in decisions (block take and put, stair take and put, Lord).
 MAX_DECISIONS = 5
@@ -52,6 +63,10 @@ MAX_DECISIONS = 5
 MAX_DISTANCE = 6
 #: How far a useful put may lie off the shortest ways from the Lord to the tower (squares).
 SLACK = 2
+#: The most endings of its turn :func:`threat` tries, nearest the enemy tower first.
+THREAT_TRIES = 12
+#: The positions each of those tries may search (the next turn's win, the opponent's).
+THREAT_NODES = 2000
 
 
 class _Limit(Exception):
@@ -173,3 +188,84 @@ def search(state: VState, nodes: int, seconds: float | None = None) -> TurnWin:
 def forced_win(state: VState, nodes: int, seconds: float | None = None) -> list[VMove] | None:
     """The shortest winning line within the mover's turn (see :func:`search`), or None."""
     return search(state, nodes, seconds).line
+
+
+def threat(state: VState, nodes: int, seconds: float | None = None) -> list[VMove] | None:
+    """A turn that threatens to win at the next one: the mover's decisions to the end
+    of its turn, or None.
+
+    The turns tried move at most one more piece, put on the corridor from the Lord
+    to the enemy tower (:func:`forced_win`'s), then move the Lord or end the turn;
+    their endings are tried nearest the enemy tower first (by the mover's
+    :func:`~tablier.games.voldetour.ai.path_distance`), at most
+    :data:`THREAT_TRIES` of them.  An ending is a threat when, were the mover to
+    play again there, :func:`search` finds it a winning turn, and the opponent, to
+    move there, has no winning turn of its own found (the safety step after the
+    search looks further).  Each search gets ``nodes`` positions; ``seconds`` of CPU
+    time bound the whole (``None``: no limit).  A turn that wins at once is
+    :func:`forced_win`'s, not a threat.  The opponent may answer a threat; the
+    player that makes it (``hard``'s ``threat_turn`` step, docs/ai.md "Threat
+    turns") makes it rather than idle in a race both Lords are stuck in.
+
+    White's Lord on its 1×2×3 pillar (d3, d4), four squares from Black's tower, with
+    no winning turn: standing its 1×1×3 block up on d2 and walking onto it threatens
+    to stand the pillar it leaves on c1 and c2 at the next turn and walk onto the
+    tower; Black must stop it:
+
+    >>> from tablier.games import get
+    >>> game = get("voldetour")
+    >>> state = game.position(white=["B113@f6:1x1x3", "B123@d3:1x2x3"],
+    ...                       lords=("h8", "d4"), turn=10)
+    >>> forced_win(state, 2000) is None
+    True
+    >>> [str(move) for move in threat(state, 2000)]
+    ['B113', 'B113@d2:1x1x3', 'Ld4-d3-d2']
+    """
+    me = state.to_move
+    if state.outcome is not None or lord_distance(state, me) > MAX_DISTANCE + 3:
+        return None
+    deadline = None if seconds is None else time.process_time() + seconds
+    tower = state.game.pieceset.towers[1 - me]
+    corridor = _corridor(state, state.lords[me], tower)
+    endings: list[tuple[int, int, list[VMove], VState]] = []
+    for line, after in _endings(state, corridor):
+        if after.outcome is None and lord_distance(after, me) <= MAX_DISTANCE:
+            endings.append((path_distance(after, me), len(endings), line, after))
+    endings.sort(key=lambda ending: ending[:2])
+    for _cost, _order, line, after in endings[:THREAT_TRIES]:
+        left = None if deadline is None else deadline - time.process_time()
+        if left is not None and left <= 0:
+            return None
+        again = dataclasses.replace(after, turn=after.turn + 1, done=0, passes=0, history=())
+        if search(again, nodes, left).line is None:
+            continue
+        if search(after, nodes, left).line is None:
+            return line
+    return None
+
+
+def _endings(state: VState, corridor: int) -> list[tuple[list[VMove], VState]]:
+    """The ends of the mover's turn :func:`threat` tries: (its decisions, the position)."""
+    me = state.to_move
+    out: list[tuple[list[VMove], VState]] = []
+
+    def finish(s: VState, line: list[VMove]) -> None:
+        for move in s.legal_moves():
+            if move[0] in ("L", "E"):
+                out.append(([*line, move], s.apply_unchecked(move)))
+
+    def put(s: VState, line: list[VMove]) -> None:
+        for move in s.legal_moves():
+            if move[0] == "P" and move_squares(s, move) & corridor:
+                after = s.apply_unchecked(move)
+                if after.to_move == me and after.outcome is None:
+                    finish(after, [*line, move])
+
+    if state.hand is not None:
+        put(state, [])
+        return out
+    finish(state, [])
+    for take in state.legal_moves():
+        if take[0] == "T":
+            put(state.apply_unchecked(take), [take])
+    return out

@@ -1,0 +1,107 @@
+"""Threat turns: a turn after which the mover would win at its next one (turnwin.threat)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tablier.ai import players
+from tablier.ai.knowledge import knowledge_for
+from tablier.ai.players import make_player
+from tablier.games import get
+from tablier.games.voldetour import ai as vold_ai
+from tablier.games.voldetour import turnwin
+
+from .test_turnwin import _near_tower
+
+
+def _pillars():
+    """White's Lord on its 1×2×3 pillar four squares from Black's tower (the docstring's)."""
+    game = get("voldetour")
+    return game.position(white=["B113@f6:1x1x3", "B123@d3:1x2x3"], lords=("h8", "d4"), turn=10)
+
+
+def _again(state):
+    """``state`` with the player who just ended a turn to move again (no answer)."""
+    return dataclasses.replace(state, turn=state.turn + 1, done=0, passes=0, history=())
+
+
+def _is_threat(state, line) -> bool:
+    """Whether ``line`` is the mover's whole turn, legal, not a win, and leaves it a
+    winning turn were it to move again; the opponent has no winning turn found there."""
+    me = state.to_move
+    for move in line:
+        assert state.to_move == me and state.outcome is None
+        state = state.apply(move)  # checks legality
+    assert state.to_move != me and state.outcome is None
+    win = turnwin.forced_win(_again(state), 1_000_000)
+    if win is None:
+        return False
+    after = _again(state)
+    for move in win:
+        after = after.apply(move)
+    return after.outcome is not None and after.outcome.winner == me
+
+
+def test_the_hook_is_declared():
+    assert knowledge_for(get("voldetour")).threat_turn is vold_ai.threat_turn
+    assert knowledge_for(get("volo")).threat_turn is None
+
+
+def test_finds_the_pillar_threat():
+    state = _pillars()
+    assert turnwin.forced_win(state, 1_000_000) is None  # no win this turn
+    line = turnwin.threat(state, 2000)
+    assert line is not None and _is_threat(state, line)
+    for move in line:
+        state = state.apply(move)
+    assert turnwin.search(state, 2000).line is None  # and Black has no winning turn
+
+
+def test_the_threat_goes_on_within_the_turn():
+    """Each decision of the threat played, the rest of the turn is still a threat."""
+    state = _pillars()
+    me = state.to_move
+    while state.to_move == me:
+        line = turnwin.threat(state, 2000)
+        assert line is not None and _is_threat(state, line)
+        state = state.apply(line[0])
+
+
+def test_none_far_from_the_tower_or_out_of_time():
+    game = get("voldetour")
+    assert turnwin.threat(game.initial_state(), 2000) is None  # 14 squares away
+    assert turnwin.threat(_pillars(), 2000, 0.0) is None  # no time left
+    assert turnwin.threat(_pillars(), 1) is None  # no positions to find the next win
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**9))
+def test_every_threat_found_is_one(seed):
+    """On the mini board, near the enemy tower: what it answers is a real threat."""
+    state = _near_tower(seed)
+    if state is None or turnwin.forced_win(state, 1_000_000) is not None:
+        return
+    line = turnwin.threat(state, 2000)
+    assert line is None or _is_threat(state, line)
+
+
+def test_hard_makes_the_threat_and_can_be_told_not_to():
+    state = _pillars()
+    line = turnwin.threat(state, 2000)
+    assert line is not None
+    hard = make_player("hard:iterations=20,seconds=none")
+    assert hard.level.threat_turn_nodes == 2000
+    assert players.threat_turn(state, hard.level) == line[0]
+    assert hard.choose(state) == line[0]
+    off = make_player("hard:iterations=20,seconds=none,threat_turn_nodes=0")
+    assert off.level.threat_turn_nodes == 0
+    assert players.threat_turn(get("volo").initial_state(), hard.level) is None
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_the_lower_levels_do_not_look(level):
+    assert make_player(level).level.threat_turn_nodes == 0
