@@ -432,7 +432,9 @@ class MCTSPlayer(Player):
         if level.temperature > 0:
             move = tree.sample_move(level.temperature)
             return guard.pick(state, [move], deadline) if guard is not None else move
-        best = tree.best_move() if plan is None else plan
+        best = tree.best_move()
+        if plan is not None and _plays_threat(plan, candidates, self.last_analysis):
+            best = plan
         if guard is not None:
             best = guard.pick(state, [best, *(s.move for s in self.last_analysis)], deadline)
         if checks and not stopped:
@@ -602,6 +604,19 @@ def forced_win(
         if line:
             return line[0]
     return None
+
+
+def _plays_threat(plan: Move, candidates: Sequence[Move], analysis: list[MoveStat]) -> bool:
+    """Whether a level plays the threat ``plan`` rather than its search's choice: not where
+    the tactical filter left it out (``candidates``), the search proved a win, or the search
+    proved the threat lost while some other move is not."""
+    if plan not in candidates or not analysis:
+        return plan in candidates
+    top = analysis[0]
+    if top.proven == "win":
+        return False
+    lost = any(stat.move == plan and stat.proven == "loss" for stat in analysis)
+    return not lost or top.proven == "loss"
 
 
 #: The share of a timed level's budget its ``threat_turn`` step may take.
