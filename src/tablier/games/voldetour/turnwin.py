@@ -49,7 +49,6 @@ __all__ = [
     "MAX_DECISIONS",
     "MAX_DISTANCE",
     "SLACK",
-    "THREAT_NODES",
     "THREAT_TRIES",
     "TurnWin",
     "forced_win",
@@ -65,8 +64,6 @@ MAX_DISTANCE = 6
 SLACK = 2
 #: The most endings of its turn :func:`threat` tries, nearest the enemy tower first.
 THREAT_TRIES = 12
-#: The positions each of those tries may search (the next turn's win, the opponent's).
-THREAT_NODES = 2000
 
 
 class _Limit(Exception):
