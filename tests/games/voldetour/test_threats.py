@@ -83,7 +83,7 @@ def test_none_far_from_the_tower_or_out_of_time():
 def test_every_threat_found_is_one(seed):
     """On the mini board, near the enemy tower: what it answers is a real threat."""
     state = _near_tower(seed)
-    if state is None or turnwin.forced_win(state, 1_000_000) is not None:
+    if state is None:
         return
     line = turnwin.threat(state, 2000)
     assert line is None or _is_threat(state, line)
