@@ -610,8 +610,10 @@ def _plays_threat(plan: Move, candidates: Sequence[Move], analysis: list[MoveSta
     """Whether a level plays the threat ``plan`` rather than its search's choice: not where
     the tactical filter left it out (``candidates``), the search proved a win, or the search
     proved the threat lost while some other move is not."""
-    if plan not in candidates or not analysis:
-        return plan in candidates
+    if plan not in candidates:
+        return False
+    if not analysis:
+        return True
     top = analysis[0]
     if top.proven == "win":
         return False

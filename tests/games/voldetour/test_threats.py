@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +12,7 @@ from tablier.ai.players import make_player
 from tablier.games import get
 from tablier.games.voldetour import ai as vold_ai
 from tablier.games.voldetour import turnwin
+from tablier.games.voldetour.turnwin import _again
 
 from .test_turnwin import _near_tower
 
@@ -22,11 +21,6 @@ def _pillars():
     """White's Lord on its 1×2×3 pillar four squares from Black's tower (the docstring's)."""
     game = get("voldetour")
     return game.position(white=["B113@f6:1x1x3", "B123@d3:1x2x3"], lords=("h8", "d4"), turn=10)
-
-
-def _again(state):
-    """``state`` with the player who just ended a turn to move again (no answer)."""
-    return dataclasses.replace(state, turn=state.turn + 1, done=0, passes=0, history=())
 
 
 def _is_threat(state, line) -> bool:

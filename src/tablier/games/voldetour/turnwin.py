@@ -233,12 +233,17 @@ def threat(state: VState, nodes: int, seconds: float | None = None) -> list[VMov
         left = None if deadline is None else deadline - time.process_time()
         if left is not None and left <= 0:
             return None
-        again = dataclasses.replace(after, turn=after.turn + 1, done=0, passes=0, history=())
-        if search(again, nodes, left).line is None:
+        if search(_again(after), nodes, left).line is None:
             continue
         if search(after, nodes, left).line is None:
             return line
     return None
+
+
+def _again(state: VState) -> VState:
+    """``state``, a turn start, with the player who just ended a turn to move again (the
+    opponent's turn skipped): where :func:`threat` looks for the next turn's win."""
+    return dataclasses.replace(state, turn=state.turn + 1, done=0, passes=0, history=())
 
 
 def _endings(state: VState, corridor: int) -> list[tuple[list[VMove], VState]]:
