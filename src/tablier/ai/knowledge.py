@@ -69,6 +69,17 @@ name in it is optional:
     "Threat turns"): in a race where both Lords are stuck, a threat makes the
     opponent answer it or lose.
 
+``unstoppable(state, nodes, seconds) -> Sequence[Move] | None``
+    The defence's side of ``threat_turn``: a turn after which nothing the
+    opponent does stops the mover's next turn from winning (Voldétour: the Lord
+    ends beside the enemy tower at its height, where the piece under it cannot
+    move), or a turn that wins at once; the mover's decisions to the end of
+    that turn, or ``None`` when it finds none within ``nodes`` positions and
+    ``seconds`` of CPU time (``None``: no limit).  The whole-turn safety check
+    of ``hard`` and above (:class:`~tablier.ai.tactics.TurnSafety`) asks it of
+    the opponent after each way of ending the mover's turn, and counts an
+    ending where it answers a line as lost (docs/ai.md, "Unstoppable turns").
+
 ``prove(state, attacker, depth, nodes, seconds) -> (bool | None, int) | None``
     A compiled proof search with the generic solver's answers: whether
     ``attacker`` forces a win within ``depth`` decisions from ``state`` (not
@@ -139,6 +150,7 @@ class Knowledge:
     playout: Playout | None = None
     forced_win: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
     threat_turn: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
+    unstoppable: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
     prove: Prove | None = None
     defences: Defences | None = None
     playout_depth: int = DEFAULT_PLAYOUT_DEPTH
@@ -155,6 +167,7 @@ class Knowledge:
             playout=getattr(module, "playout", None),
             forced_win=getattr(module, "forced_win", None),
             threat_turn=getattr(module, "threat_turn", None),
+            unstoppable=getattr(module, "unstoppable", None),
             prove=getattr(module, "prove", None),
             defences=getattr(module, "defences", None),
             playout_depth=int(getattr(module, "PLAYOUT_DEPTH", DEFAULT_PLAYOUT_DEPTH)),

@@ -9,11 +9,13 @@ Settings after a colon (``master:seconds=1,simulations=none``): ``seconds``
 and ``simulations`` bound each decision (whichever comes first; 1.7 s by
 default, as ``hard``), ``c_puct``, ``tactics`` (take a win in one at once, and
 never hand the opponent a win in one when another move does not),
-``solver_depth``, ``solver_nodes``, ``threat_nodes``, ``safety_checks`` and
-``safety_nodes`` (the tactical steps of ``hard``, with its settings: before the
-search, play a forced win the solver or the game's deeper proofs find; after
-it, play the first of the best moves after which the opponent forces no win
-within ``solver_depth`` decisions, see :func:`~tablier.ai.players.safest_move`),
+``solver_depth``, ``solver_nodes``, ``threat_nodes``, ``safety_checks``,
+``safety_nodes`` and ``unstoppable_nodes`` (the tactical steps of ``hard``, with
+its settings: before the search, play a forced win the solver or the game's
+deeper proofs find; after it, play the first of the best moves after which the
+opponent forces no win within ``solver_depth`` decisions, nor has a turn that
+nothing stops from winning at the next one where the game can tell, see
+:func:`~tablier.ai.players.safest_move`),
 ``rule_guard`` and ``rule_nodes`` (as the other levels).
 
 A move encoded as several action ids (a Volo flight, a Voldétour decision) is
@@ -43,6 +45,7 @@ from .players import (
     Player,
     Progress,
     _check_state,
+    _danger,
     _prior_order,
     checks_deadline,
     forced_win,
@@ -72,6 +75,7 @@ class MasterLevel:
     threat_nodes: int = 20_000
     safety_checks: int = 4
     safety_nodes: int = 20_000
+    unstoppable_nodes: int = 1000
     rule_guard: bool = True
     rule_nodes: int = RULE_NODES
 
@@ -203,6 +207,7 @@ class NetworkPlayer(Player):
                 self.stop,
                 defences=knowledge_for(state.game).defences,
                 keep=len(first),
+                danger=_danger(state, lv.unstoppable_nodes),
             )
         return chosen
 
@@ -260,6 +265,7 @@ def _parse(key: str, text: str, current: Any) -> Any:
             "threat_nodes",
             "safety_checks",
             "safety_nodes",
+            "unstoppable_nodes",
         ),
         null_words=("none", "off"),
     )

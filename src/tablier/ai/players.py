@@ -252,7 +252,12 @@ class Level:
     <tablier.ai.knowledge.Knowledge.threat_turn>`: Voldétour's), look for a turn that
     threatens a win at the next one, each of its searches at most this many positions, and
     play it, if the safety checks pass it, instead of the search's choice (0: off;
-    ``hard`` and ``expert`` 2,000).
+    ``hard`` and ``expert`` 2,000).  ``unstoppable_nodes``: where the game has the
+    ``unstoppable`` hook (:attr:`Knowledge.unstoppable
+    <tablier.ai.knowledge.Knowledge.unstoppable>`: Voldétour's), the safety checks
+    also count as lost a way of ending the turn after which the opponent has a turn
+    that nothing stops from winning at the next one, found within this many positions
+    (0: off; ``hard`` and ``expert`` 1,000).
     """
 
     iterations: int | None = None
@@ -269,6 +274,7 @@ class Level:
     mistakes: float = 0.0
     threat_nodes: int = 20_000
     threat_turn_nodes: int = 0
+    unstoppable_nodes: int = 0
     proof_depth: int = 0
     proof_nodes: int = 2_000_000
     config: MCTSConfig = field(default_factory=MCTSConfig)
@@ -318,6 +324,7 @@ LEVELS: dict[str, Level] = {
         safety_checks=4,
         proof_depth=3,
         threat_turn_nodes=2000,
+        unstoppable_nodes=1000,
     ),
     # expert looks five decisions deep where the game's compiled proof search goes that deep
     # (Volo, XoBo): the lines that decide its games against hard (docs/ai-strength.md)
@@ -329,6 +336,7 @@ LEVELS: dict[str, Level] = {
         safety_checks=6,
         proof_depth=5,
         threat_turn_nodes=2000,
+        unstoppable_nodes=1000,
     ),
 }
 
@@ -486,7 +494,19 @@ class MCTSPlayer(Player):
             level.solver_depth if depth > level.solver_depth else None,
             knowledge_for(state.game).defences,
             1 + checks,
+            _danger(state, level.unstoppable_nodes),
         )
+
+
+def _danger(
+    state: State[Any], nodes: int
+) -> Callable[[State[Any], float | None], Sequence[Move] | None] | None:
+    """The game's ``unstoppable`` hook with ``nodes`` positions per question, for the
+    safety checks (:class:`~tablier.ai.tactics.TurnSafety`'s ``danger``), or None."""
+    hook = knowledge_for(state.game).unstoppable
+    if hook is None or nodes <= 0:
+        return None
+    return lambda s, seconds: hook(s, nodes, seconds)
 
 
 def search_seconds(
@@ -657,6 +677,7 @@ def safest_move(
     guarantee: int | None = None,
     defences: Defences | None = None,
     keep: int = 1,
+    danger: Callable[[State[Any], float | None], Sequence[Move] | None] | None = None,
 ) -> Move:
     """The first move after which the opponent forces no win, ``first[0]`` if none is found.
 
@@ -687,7 +708,9 @@ def safest_move(
     that may stop the opponent's threat first (:class:`~tablier.ai.tactics.TurnSafety`),
     and, once a check has found the opponent's threat, the candidates after the first
     ``keep`` (the search's choices, checked in its order) are taken in that order too:
-    those that may stop the threat first.
+    those that may stop the threat first.  ``danger`` goes to the checks
+    (:class:`~tablier.ai.tactics.TurnSafety`): an ending after which the opponent has
+    an unstoppable turn is lost too.
     """
     best = first[0]
     # The checks get at least the floor of CPU time (on a loaded machine they do that much
@@ -716,6 +739,7 @@ def safest_move(
             prove=prove,
             prove_nodes=prove_nodes,
             defences=defences,
+            danger=danger,
         )
 
     safety = checker(depth)
@@ -852,6 +876,7 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
             "safety_nodes",
             "threat_nodes",
             "threat_turn_nodes",
+            "unstoppable_nodes",
             "proof_depth",
             "proof_nodes",
             "rule_nodes",

@@ -18,7 +18,7 @@ the move is not counted as handing over a win in one.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ..core.game import Move, State
@@ -336,6 +336,16 @@ class TurnSafety:
     plain search above runs with the positions left: a move is :data:`LOST`
     only when every ending was tried.
 
+    ``danger`` (``(state, seconds) -> line or None``: a game's
+    :attr:`Knowledge.unstoppable <tablier.ai.knowledge.Knowledge.unstoppable>`
+    with its positions bound) looks one turn further: at an ending where the
+    opponent forces no win within ``depth``, a turn of the opponent's after which
+    nothing stops its next one makes that ending lost too (with ``defences``, that
+    turn is kept as the threat to aim at).  It is asked at most ``danger_calls``
+    times per position checked (its moves together), so that a position where
+    every ending is threatened costs a bounded time; where it runs out of time or
+    positions, or past that number, the ending stays safe.
+
     >>> from tablier.games import get
     >>> game = get("volo", board="mini")
     >>> trap = game.position(["e8", "g8", "b2"], ["e5", "e6", "e9"], to_move=0)
@@ -358,10 +368,15 @@ class TurnSafety:
         prove_nodes: int = 1_000_000,
         defences: Defences | None = None,
         focus: int = 2,
+        danger: Callable[[State[Any], float | None], Sequence[Move] | None] | None = None,
+        danger_calls: int = 32,
     ) -> None:
         from .solver import Solver
 
         self.clock = clock
+        self.danger = danger
+        self.danger_calls = danger_calls
+        self._dangers = 0
         self.depth = depth
         self.turn_nodes = turn_nodes
         self.order = order
@@ -395,6 +410,7 @@ class TurnSafety:
             self._root = state
             self._fates = {}
             self._threats = []
+            self._dangers = 0
         known = self._fates.get(move)
         if known is not None and known != UNKNOWN:
             return known
@@ -437,6 +453,15 @@ class TurnSafety:
                 self._ends[state] = False
                 return False
         wins = self.solver.forces_win(state, 1 - me, self.depth)
+        if wins is False and self.danger is not None and self._dangers < self.danger_calls:
+            self._dangers += 1
+            budget = None if self._deadline is None else self._deadline - self.clock()
+            danger = self.danger(state, budget) if budget is None or budget > 0 else None
+            if danger:
+                self._ends[state] = False
+                if self.defences is not None:
+                    self._threats = [(state, tuple(danger)), *self._threats[: THREATS_KEPT - 1]]
+                return False
         result = None if wins is None else not wins
         if result is not None:
             self._ends[state] = result

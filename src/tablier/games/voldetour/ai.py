@@ -69,6 +69,7 @@ __all__ = [
     "playout",
     "threat_turn",
     "turn_prior",
+    "unstoppable",
 ]
 
 #: Decisions of a cut-off playout before :func:`evaluate` scores it (a turn is several).
@@ -510,6 +511,14 @@ def threat_turn(state: VState, nodes: int, seconds: float | None = None) -> Sequ
     from .turnwin import threat
 
     return threat(state, nodes, seconds)
+
+
+def unstoppable(state: VState, nodes: int, seconds: float | None = None) -> Sequence[VMove] | None:
+    """A turn after which nothing stops the mover's next one from winning, as its
+    decisions, or None (see :func:`.turnwin.unstoppable`)."""
+    from .turnwin import unstoppable as unstoppable_turn
+
+    return unstoppable_turn(state, nodes, seconds).line
 
 
 #: The deepest question :func:`prove` takes: a Voldétour turn is two to four decisions, and

@@ -24,6 +24,11 @@ A line it answers is a real win (each decision legal, the last one ending
 the game on the tower); a turn it does not see (past its nodes, seconds or
 corridor) is left to the search.
 
+The same search, with a second goal (a Lord beside the enemy tower at the
+tower's height, which nothing stops at the next turn), answers
+:func:`unstoppable`, the safety checks' look one turn further; :func:`threat`
+runs it with the mover to move again to find the turns that threaten a win.
+
 Black's Lord on a block two levels high beside the square before White's tower:
 a block raises that square to the Lord's height, a stair on it leads up to the
 tower, and the Lord walks over it, five decisions in all:
@@ -54,6 +59,7 @@ __all__ = [
     "forced_win",
     "search",
     "threat",
+    "unstoppable",
 ]
 
 #: The longest turn searched, in decisions (block take and put, stair take and put, Lord).
@@ -83,10 +89,19 @@ def _corridor(state: VState, lord: int, tower: int) -> int:
 
 
 class _TurnSearch:
-    def __init__(self, state: VState, nodes: int, seconds: float | None) -> None:
+    """The search of :func:`search`; with ``hold_nodes``, of :func:`unstoppable`: a turn
+    ending on a square beside the enemy tower at its height wins too, where the
+    opponent has no winning turn found within ``hold_nodes`` positions."""
+
+    def __init__(
+        self, state: VState, nodes: int, seconds: float | None, hold_nodes: int = 0
+    ) -> None:
         ps = state.game.pieceset
         self.me = state.to_move
         self.tower = ps.towers[1 - self.me]
+        self.height = ps.tower_height
+        self.hold_nodes = hold_nodes
+        self.ring = _ring(state, self.tower) if hold_nodes else 0
         self.corridor = _corridor(state, state.lords[self.me], self.tower)
         self.orients = _orients(ps)
         self.max_nodes = nodes
@@ -127,6 +142,10 @@ class _TurnSearch:
                 outcome = state.apply_unchecked(move).outcome
                 if outcome is not None and outcome.winner == self.me:
                     return [move]
+        if self.ring:
+            for move in moves:
+                if move[0] == "L" and self.ring >> move[1][-1] & 1 and self._holds(state, move):
+                    return [move]
         hand = state.hand
         # a take needs a put and the Lord's move after it, a put the Lord's move
         if depth > (2 if hand is None else 1):
@@ -150,6 +169,30 @@ class _TurnSearch:
         self.searched[state] = depth
         return None
 
+    def _holds(self, state: VState, move: VMove) -> bool:
+        """Whether the Lord's ``move`` ends beside the enemy tower at its height, the
+        opponent without a winning turn found there within ``hold_nodes`` positions: then
+        nothing stops the next turn's step onto the tower (the piece under a Lord cannot
+        move, R-9)."""
+        square = move[1][-1]
+        after = state.apply_unchecked(move)
+        if after.outcome is not None or after.board.height(square) != self.height:
+            return False
+        seconds = None
+        if self.deadline is not None:
+            seconds = self.deadline - time.process_time()
+            if seconds <= 0:
+                raise _Limit
+        # a win of the opponent's not found within its positions is taken as none: the
+        # threat counts (the safety step, which asks this, would rather avoid it)
+        return search(after, self.hold_nodes, seconds).line is None
+
+
+def _ring(state: VState, tower: int) -> int:
+    """The squares beside ``tower`` (a bitboard)."""
+    grid = state.game.pieceset.grid
+    return grid.dilate(1 << tower) & grid.board & ~(1 << tower)
+
 
 class TurnWin(NamedTuple):
     """What :func:`search` found: the winning ``line`` (None: none), the positions it
@@ -172,6 +215,51 @@ def search(state: VState, nodes: int, seconds: float | None = None) -> TurnWin:
     if lord_distance(state, state.to_move) > MAX_DISTANCE:
         return TurnWin(None, 0, False)
     turn = _TurnSearch(state, nodes, seconds)
+    try:
+        for depth in range(1, MAX_DECISIONS + 1):
+            line = turn.win(state, depth)
+            if line is not None:
+                return TurnWin(line, turn.nodes, False)
+    except _Limit:
+        return TurnWin(None, turn.nodes, True)
+    return TurnWin(None, turn.nodes, False)
+
+
+def unstoppable(
+    state: VState, nodes: int, seconds: float | None = None, hold_nodes: int | None = None
+) -> TurnWin:
+    """The shortest turn after which nothing stops the mover's next one from winning.
+
+    A winning turn (:func:`search`'s), or a turn whose Lord's move ends on a
+    square beside the enemy tower at the tower's height: the piece under a Lord
+    cannot be moved (R-9), nothing may be put on a Lord, and the tower stays, so
+    the Lord steps onto the tower at the next turn, unless the opponent wins
+    first: such an ending counts unless :func:`search` finds the opponent a winning
+    turn within ``hold_nodes`` positions (``None``: ``nodes``).  The same
+    corridor and limits as :func:`search` (``nodes`` positions for the mover's
+    turn, ``seconds`` of CPU time for the whole); the safety step of ``hard`` and
+    above asks it of the opponent after each way of ending their own turn
+    (docs/ai.md, "Unstoppable turns").
+
+    Black's Lord on a block three levels high at e9, four squares from White's tower
+    (i9) along a ridge of White's blocks at the same height: no turn wins (the Lord
+    walks three squares; nothing may rise above the tower), but walking to h9 leaves
+    White nothing to stop the step onto the tower:
+
+    >>> from tablier.games import get
+    >>> game = get("voldetour")
+    >>> state = game.position(black=["B113@e9:1x1x3"], white=["B123@f9:2x1x3", "B113@h9:1x1x3"],
+    ...                       lords=("e9", "j5"), turn=9)
+    >>> forced_win(state, 20_000) is None
+    True
+    >>> [str(move) for move in unstoppable(state, 2000).line]
+    ['Le9-f9-g9-h9']
+    """
+    if state.outcome is not None:
+        return TurnWin(None, 0, False)
+    if lord_distance(state, state.to_move) > MAX_DISTANCE:
+        return TurnWin(None, 0, False)
+    turn = _TurnSearch(state, nodes, seconds, nodes if hold_nodes is None else hold_nodes)
     try:
         for depth in range(1, MAX_DECISIONS + 1):
             line = turn.win(state, depth)
