@@ -7,14 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablier.ai import players
-from tablier.ai.knowledge import knowledge_for
 from tablier.ai.players import make_player
 from tablier.games import get
-from tablier.games.voldetour import ai as vold_ai
 from tablier.games.voldetour import turnwin
 from tablier.games.voldetour.turnwin import _again
 
-from .test_turnwin import _near_tower
+from .test_turnwin import _near_tower, _play_turn
 
 
 def _pillars():
@@ -27,9 +25,7 @@ def _is_threat(state, line) -> bool:
     """Whether ``line`` is the mover's whole turn, legal, not a win, and leaves it a
     winning turn were it to move again; the opponent has no winning turn found there."""
     me = state.to_move
-    for move in line:
-        assert state.to_move == me and state.outcome is None
-        state = state.apply(move)  # checks legality
+    state = _play_turn(state, line)
     assert state.to_move != me and state.outcome is None
     win = turnwin.forced_win(_again(state), 1_000_000)
     if win is None:
@@ -38,11 +34,6 @@ def _is_threat(state, line) -> bool:
     for move in win:
         after = after.apply(move)
     return after.outcome is not None and after.outcome.winner == me
-
-
-def test_the_hook_is_declared():
-    assert knowledge_for(get("voldetour")).threat_turn is vold_ai.threat_turn
-    assert knowledge_for(get("volo")).threat_turn is None
 
 
 def test_finds_the_pillar_threat():

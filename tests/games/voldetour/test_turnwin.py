@@ -39,17 +39,29 @@ FIVE = [
 ]
 
 
-def _wins(state, line) -> bool:
-    """Whether ``line`` is legal from ``state``, all the mover's, and ends with its win."""
+def _play_turn(state, line):
+    """The position after ``line``, checked legal and every decision the mover's."""
     me = state.to_move
     for move in line:
         assert state.to_move == me and state.outcome is None
         state = state.apply(move)  # checks legality
+    return state
+
+
+def _wins(state, line) -> bool:
+    """Whether ``line`` is legal from ``state``, all the mover's, and ends with its win."""
+    me = state.to_move
+    state = _play_turn(state, line)
     return state.outcome is not None and state.outcome.winner == me
 
 
-def test_the_hook_is_declared():
-    assert knowledge_for(get("voldetour")).forced_win is vold_ai.forced_win
+@pytest.mark.parametrize("hook", ["forced_win", "threat_turn", "unstoppable"])
+def test_the_hooks_are_declared(hook):
+    """Voldétour's searches over whole turns are its knowledge hooks; Volo has none of the
+    last two (one decision a turn)."""
+    assert getattr(knowledge_for(get("voldetour")), hook) is getattr(vold_ai, hook)
+    if hook != "forced_win":
+        assert getattr(knowledge_for(get("volo")), hook) is None
 
 
 @pytest.mark.parametrize("text", FIVE)

@@ -8,7 +8,6 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablier.ai.knowledge import knowledge_for
 from tablier.ai.players import _danger, _prior_order, make_player, safest_move
 from tablier.ai.tactics import LOST, SAFE, TurnSafety
 from tablier.games import get
@@ -16,7 +15,7 @@ from tablier.games.voldetour import ai as vold_ai
 from tablier.games.voldetour import turnwin
 from tablier.games.voldetour.turnwin import _again
 
-from .test_turnwin import _near_tower
+from .test_turnwin import _near_tower, _play_turn
 
 
 def _ridge(turn: int = 9, white_lord: str = "j5"):
@@ -32,14 +31,11 @@ def _ridge(turn: int = 9, white_lord: str = "j5"):
 
 
 def _wins_next(state, line) -> bool:
-    """Whether ``line`` is the mover's whole turn, legal, and after it every way the
-    opponent may end its next turn within the node budget below leaves the mover a
-    one-step win onto the tower (checked on the Lord's square: beside the tower, at its
-    height, and the step legal)."""
+    """Whether ``line`` is the mover's turn, legal, and either wins or ends with its Lord
+    beside the enemy tower at the tower's height, the step onto the tower legal were the
+    mover to play again (what no answer of the opponent can change: R-9, I-5, R-16)."""
     me = state.to_move
-    for move in line:
-        assert state.to_move == me and state.outcome is None
-        state = state.apply(move)  # checks legality
+    state = _play_turn(state, line)
     if state.outcome is not None:
         return state.outcome.winner == me
     ps = state.game.pieceset
@@ -48,11 +44,6 @@ def _wins_next(state, line) -> bool:
     assert turnwin._ring(state, tower) >> square & 1
     step = [m for m in _again(state).legal_moves() if m[0] == "L" and m[1][-1] == tower]
     return bool(step)
-
-
-def test_the_hook_is_declared():
-    assert knowledge_for(get("voldetour")).unstoppable is vold_ai.unstoppable
-    assert knowledge_for(get("volo")).unstoppable is None
 
 
 def test_the_ridge_walk_is_unstoppable():

@@ -210,11 +210,16 @@ def search(state: VState, nodes: int, seconds: float | None = None) -> TurnWin:
     nothing is searched when the game is over or the mover's Lord stands farther than
     :data:`MAX_DISTANCE` squares from the enemy tower.
     """
+    return _deepening(state, nodes, seconds, 0)
+
+
+def _deepening(state: VState, nodes: int, seconds: float | None, hold_nodes: int) -> TurnWin:
+    """:class:`_TurnSearch` one decision deeper at a time, to :data:`MAX_DECISIONS`."""
     if state.outcome is not None:
         return TurnWin(None, 0, False)
     if lord_distance(state, state.to_move) > MAX_DISTANCE:
         return TurnWin(None, 0, False)
-    turn = _TurnSearch(state, nodes, seconds)
+    turn = _TurnSearch(state, nodes, seconds, hold_nodes)
     try:
         for depth in range(1, MAX_DECISIONS + 1):
             line = turn.win(state, depth)
@@ -255,19 +260,8 @@ def unstoppable(
     >>> [str(move) for move in unstoppable(state, 2000).line]
     ['Le9-f9-g9-h9']
     """
-    if state.outcome is not None:
-        return TurnWin(None, 0, False)
-    if lord_distance(state, state.to_move) > MAX_DISTANCE:
-        return TurnWin(None, 0, False)
-    turn = _TurnSearch(state, nodes, seconds, nodes if hold_nodes is None else hold_nodes)
-    try:
-        for depth in range(1, MAX_DECISIONS + 1):
-            line = turn.win(state, depth)
-            if line is not None:
-                return TurnWin(line, turn.nodes, False)
-    except _Limit:
-        return TurnWin(None, turn.nodes, True)
-    return TurnWin(None, turn.nodes, False)
+    # (at least one position for the opponent's search: 0 would turn the second goal off)
+    return _deepening(state, nodes, seconds, max(1, nodes if hold_nodes is None else hold_nodes))
 
 
 def forced_win(state: VState, nodes: int, seconds: float | None = None) -> list[VMove] | None:
