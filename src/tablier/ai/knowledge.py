@@ -123,7 +123,15 @@ from typing import Any
 from ..core.game import Game, Move, State
 from ..core.native import load, register
 
-__all__ = ["DEFAULT_PLAYOUT_DEPTH", "Defences", "Knowledge", "Playout", "Prove", "knowledge_for"]
+__all__ = [
+    "DEFAULT_PLAYOUT_DEPTH",
+    "Danger",
+    "Defences",
+    "Knowledge",
+    "Playout",
+    "Prove",
+    "knowledge_for",
+]
 
 DEFAULT_PLAYOUT_DEPTH = 6
 
@@ -133,6 +141,10 @@ Prove = Callable[[State[Any], int, int, int, float], tuple[bool | None, int] | N
 
 #: The ``defences`` hook: ``(state, moves, threat, line)`` to one flag per move.
 Defences = Callable[[State[Any], Sequence[Move], State[Any], Sequence[Move]], Sequence[bool]]
+
+#: The ``unstoppable`` hook with its positions bound, as the safety checks ask it:
+#: ``(state, seconds)`` to the mover's line, or None (``TurnSafety``'s ``danger``).
+Danger = Callable[[State[Any], float | None], Sequence[Move] | None]
 
 #: The ``playout`` hook: ``(state, seed, limit, weighted, cutoff)`` to
 #: ``(reward for player 0, [(mover, move), ...])``, or None when unavailable.

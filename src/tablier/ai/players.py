@@ -42,7 +42,7 @@ from typing import Any
 from ..core.errors import GameOverError, TablierError, quote
 from ..core.game import Game, Move, State
 from ..core.position import parse_float, parse_int, parse_spec
-from .knowledge import Defences, Prove, knowledge_for
+from .knowledge import Danger, Defences, Prove, knowledge_for
 from .mcts import MCTS, MCTSConfig, MoveStat, SearchProgress
 from .solver import Solver
 from .tactics import (
@@ -498,9 +498,7 @@ class MCTSPlayer(Player):
         )
 
 
-def _danger(
-    state: State[Any], nodes: int
-) -> Callable[[State[Any], float | None], Sequence[Move] | None] | None:
+def _danger(state: State[Any], nodes: int) -> Danger | None:
     """The game's ``unstoppable`` hook with ``nodes`` positions per question, for the
     safety checks (:class:`~tablier.ai.tactics.TurnSafety`'s ``danger``), or None."""
     hook = knowledge_for(state.game).unstoppable
@@ -677,7 +675,7 @@ def safest_move(
     guarantee: int | None = None,
     defences: Defences | None = None,
     keep: int = 1,
-    danger: Callable[[State[Any], float | None], Sequence[Move] | None] | None = None,
+    danger: Danger | None = None,
 ) -> Move:
     """The first move after which the opponent forces no win, ``first[0]`` if none is found.
 

@@ -18,11 +18,11 @@ the move is not counted as handing over a win in one.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..core.game import Move, State
-from .knowledge import Defences, Prove
+from .knowledge import Danger, Defences, Prove
 
 __all__ = [
     "LOST",
@@ -368,7 +368,7 @@ class TurnSafety:
         prove_nodes: int = 1_000_000,
         defences: Defences | None = None,
         focus: int = 2,
-        danger: Callable[[State[Any], float | None], Sequence[Move] | None] | None = None,
+        danger: Danger | None = None,
         danger_calls: int = 32,
     ) -> None:
         from .solver import Solver

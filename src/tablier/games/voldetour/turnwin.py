@@ -190,8 +190,7 @@ class _TurnSearch:
 
 def _ring(state: VState, tower: int) -> int:
     """The squares beside ``tower`` (a bitboard)."""
-    grid = state.game.pieceset.grid
-    return grid.dilate(1 << tower) & grid.board & ~(1 << tower)
+    return state.game.pieceset.grid.neighbours[tower]
 
 
 class TurnWin(NamedTuple):
