@@ -266,3 +266,49 @@ def test_a_kept_tree_is_ranked_when_its_turn_comes():
     assert search.root.ranked
     keys = [c.prior for c in search.root.children]
     assert keys == sorted(keys, reverse=True)
+
+
+def _keyed(path_key):
+    """The tree game's knowledge with a ``position_key`` (the path, as it names positions)."""
+    from tablier.ai.knowledge import Knowledge
+
+    return Knowledge(position_key=path_key)
+
+
+def test_a_position_already_played_scores_a_draw_with_repeat_draw():
+    state = _wide_root()
+    first = state.legal_moves()[0]
+    seen = (first.k,)
+    config = MCTSConfig(repeat_draw=True)
+    search = MCTS(state, seed=1, config=config, knowledge=_keyed(lambda s: s.path))
+    search.history = {seen}
+    search.search(iterations=400)
+    stats = {s.move: s for s in search.analysis()}
+    # every simulation through it stops there with a draw, whatever lies below
+    assert stats[first].visits > 0
+    assert stats[first].score == 0.5
+    assert search.root.children is not None
+    node = next(c for c in search.root.children if c.move == first)
+    assert node.children is None
+    assert any(s.score != 0.5 for m, s in stats.items() if m != first)
+    # off, or with no key from the game, the same move is searched as any other
+    for plain_config, knowledge in (
+        (MCTSConfig(), _keyed(lambda s: s.path)),
+        (config, _keyed(None)),
+    ):
+        plain = MCTS(state, seed=1, config=plain_config, knowledge=knowledge)
+        plain.history = {seen}
+        plain.search(iterations=400)
+        node = next(c for c in plain.root.children if c.move == first)
+        assert node.n == 0 or node.children is not None
+
+
+def test_the_root_and_positions_without_a_key_are_never_repetitions():
+    state = _wide_root()
+    config = MCTSConfig(repeat_draw=True)
+    for key in (lambda s: s.path, lambda s: None):
+        # the root is in the history (its player adds it); a position keyed None is no key
+        search = MCTS(state, seed=1, config=config, knowledge=_keyed(key))
+        search.history = {(), None}
+        search.search(iterations=300)
+        assert any(c.children for c in search.root.children or ())

@@ -162,3 +162,44 @@ def test_turn_prior_is_the_same_with_and_without_the_compiled_core():
         with using(False):
             pure = vold_ai.turn_prior(state, moves)
         assert fast == pytest.approx(pure, rel=1e-9, abs=1e-12)
+
+
+# A `hard`–`greedy` game of 2026-11-29 that stopped at the decision limit: White's Lord (hard)
+# stepped g7-g6 and back every turn while Black (greedy) moved a block to and fro.
+CYCLE = (
+    "voldetour:pieces=default,repetition=False,max_turns=none turn=280 lords=d2,g7"
+    " black=B111@d2+1:1x1x1,B112@i2:1x2x1,B113@h3:1x3x1,B122@i4:2x2x1,B123@i6:1x3x2,S@e1:w,"
+    "S@d2:w,S@f2:w,S@e3:w,S@g5+2:n white=B112@g5:1x1x2,B113@g1:1x3x1,B122@c2:1x2x2,"
+    "B123@g6:1x2x3,S@c2+2:w,S@d2:u,S@d3:s,S@h4+1:n,S@g5+2:u"
+)
+
+
+def test_hard_steps_out_of_a_cycle_it_remembers():
+    from tablier.ai.players import MCTSPlayer, make_player
+    from tablier.games import parse_position
+
+    state = parse_position(CYCLE)
+    game = state.game
+    back = game.parse_move(state, "Lg7-g6")
+    for seed in (1, 2):
+        player = make_player("hard:iterations=300,seconds=none", game, seed=seed)
+        assert isinstance(player, MCTSPlayer)
+        player.remember(state.apply(back))  # the position that step led to, turns ago
+        stats = {s.move: s for s in player.analyse(state)}
+        assert stats[back].score == 0.5
+        assert player.choose(state) != back
+        # the player remembers its game's positions, and forgets them for a new game
+        assert vold_ai.position_key(state) in player._seen
+        player.reset()
+        assert not player._seen
+
+
+def test_a_level_without_repeat_draw_remembers_nothing():
+    from tablier.ai.players import make_player
+    from tablier.games import parse_position
+
+    state = parse_position(CYCLE)
+    assert make_player("hard").level.config.repeat_draw
+    player = make_player("hard:iterations=50,seconds=none,repeat_draw=off", state.game)
+    player.choose(state)
+    assert not player._seen

@@ -80,6 +80,15 @@ name in it is optional:
     the opponent after each way of ending the mover's turn, and counts an
     ending where it answers a line as lost (docs/ai.md, "Unstoppable turns").
 
+``position_key(state) -> Hashable | None``
+    A key of the position for repetitions, where a game's position can come
+    back (Voldétour: the pieces, the Lords and the player to move, at a turn's
+    start; ``None`` within a turn, where no position is compared).  With it,
+    a search told to (``repeat_draw`` of :class:`~tablier.ai.mcts.MCTSConfig`,
+    ``hard`` and above) scores a position the game has already been in as a
+    draw, as chess engines do: a player ahead leaves a cycle, one behind seeks
+    it (docs/ai.md, "Repetitions in the search").
+
 ``prove(state, attacker, depth, nodes, seconds) -> (bool | None, int) | None``
     A compiled proof search with the generic solver's answers: whether
     ``attacker`` forces a win within ``depth`` decisions from ``state`` (not
@@ -116,7 +125,7 @@ game and no evaluation.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,6 +174,7 @@ class Knowledge:
     unstoppable: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
     prove: Prove | None = None
     defences: Defences | None = None
+    position_key: Callable[[State[Any]], Hashable | None] | None = None
     playout_depth: int = DEFAULT_PLAYOUT_DEPTH
     source: str | None = None
 
@@ -182,6 +192,7 @@ class Knowledge:
             unstoppable=getattr(module, "unstoppable", None),
             prove=getattr(module, "prove", None),
             defences=getattr(module, "defences", None),
+            position_key=getattr(module, "position_key", None),
             playout_depth=int(getattr(module, "PLAYOUT_DEPTH", DEFAULT_PLAYOUT_DEPTH)),
             source=getattr(module, "__name__", type(module).__name__),
         )

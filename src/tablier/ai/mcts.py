@@ -17,7 +17,12 @@ Improvements over plain UCT, each switchable in :class:`MCTSConfig`:
   states of finished games are kept: the others are made again when the
   search first reaches them, so a large tree is not mostly unvisited states);
 * **cut-off playouts**: with a static evaluation, playouts stop after
-  ``playout_depth`` plies and are scored by it; without one they run to the end.
+  ``playout_depth`` plies and are scored by it; without one they run to the end;
+* **repetitions as draws** (``repeat_draw``, off by default): where the game
+  declares a ``position_key``, a position the game has already been in
+  (:attr:`MCTS.history`, the keys its player adds) is scored a draw wherever
+  the search meets it again, as chess engines score a repetition: a player
+  ahead leaves a cycle, one behind seeks it.
 
 Values are backed up from the point of view of the player who made each
 decision (``parent.state.to_move``), so turns of several decisions by the
@@ -44,7 +49,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -82,6 +87,8 @@ class MCTSConfig:
     widen_first: int = 5
     widen_visits: int = 40
     widen_rate: float = 1.3
+    # a position the game has been in scores a draw where the search meets it again
+    repeat_draw: bool = False
 
     def __post_init__(self) -> None:
         if self.widen_first < 1 or self.widen_visits < 1:
@@ -400,6 +407,11 @@ class MCTS:
         self.root = _Node(None, state, None, 1.0)
         self._restrict: set[Move] | None = None
         self.iterations = 0
+        #: Keys (the game's ``position_key``) of the positions the game has been in: with
+        #: ``repeat_draw``, the search scores each a draw where it meets it again (not at
+        #: the root).  The player adds them; the search only reads them.
+        self.history: set[Hashable] = set()
+        self._keys: dict[State[Any], Hashable | None] = {}
 
     # -- tree reuse -----------------------------------------------------------------------
 
@@ -414,6 +426,7 @@ class MCTS:
         Returns True when part of the tree was reused.
         """
         self._restrict = None
+        self._keys = {}  # (the positions of the tree let go need no key any more)
         if state == self.root.state:
             return True
         frontier = [self.root]
@@ -586,9 +599,13 @@ class MCTS:
         # still in the turn searched for (only its player's decisions so far)?
         own = self._ranking
         turn = node.state.to_move
+        history = self.history if cfg.repeat_draw else None
         while True:
             if node.proven is not None and node is not self.root:
                 reward0 = node.proven if node.mover == 0 else 1.0 - node.proven
+                break
+            if history and node is not self.root and self._repeats(node.state, history):
+                reward0 = _DRAW
                 break
             if node.children is None:  # (a node with children is not a game's end)
                 outcome = node.state.outcome
@@ -621,6 +638,16 @@ class MCTS:
                 if not self._update_proof(n):
                     break
         self.iterations += 1
+
+    def _repeats(self, state: State[Any], history: set[Hashable]) -> bool:
+        """Whether ``state`` is a position of ``history`` (the game's ``position_key``)."""
+        keys = self._keys
+        try:
+            key = keys[state]
+        except KeyError:
+            hook = self.knowledge.position_key
+            key = keys[state] = hook(state) if hook is not None else None
+        return key is not None and key in history
 
     def search(
         self,

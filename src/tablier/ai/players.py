@@ -35,7 +35,7 @@ import dataclasses
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -325,6 +325,7 @@ LEVELS: dict[str, Level] = {
         proof_depth=3,
         threat_turn_nodes=2000,
         unstoppable_nodes=1000,
+        config=MCTSConfig(repeat_draw=True),
     ),
     # expert looks five decisions deep where the game's compiled proof search goes that deep
     # (Volo, XoBo): the lines that decide its games against hard (docs/ai-strength.md)
@@ -337,6 +338,7 @@ LEVELS: dict[str, Level] = {
         proof_depth=5,
         threat_turn_nodes=2000,
         unstoppable_nodes=1000,
+        config=MCTSConfig(repeat_draw=True),
     ),
 }
 
@@ -355,10 +357,24 @@ class MCTSPlayer(Player):
         self.last_analysis: list[MoveStat] = []
         #: Simulations already at the root when the last search started (kept tree).
         self.reused_visits = 0
+        #: The positions this player's game has been in at its decisions and after them
+        #: (keys of the game's ``position_key``), for ``repeat_draw``.
+        self._seen: set[Hashable] = set()
 
     def reset(self) -> None:
-        """Drop the search tree."""
+        """Drop the search tree and the positions seen (a new game)."""
         self._tree = None
+        self._seen = set()
+
+    def remember(self, state: State[Any]) -> None:
+        """Add ``state`` to the positions seen, with ``repeat_draw`` and a game that keys
+        its positions."""
+        if not self.level.config.repeat_draw:
+            return
+        hook = knowledge_for(state.game).position_key
+        key = hook(state) if hook is not None else None
+        if key is not None:
+            self._seen.add(key)
 
     def _tree_for(self, state: State[Any]) -> MCTS:
         tree = self._tree
@@ -367,6 +383,7 @@ class MCTSPlayer(Player):
         else:
             seed = self._rng.randrange(1 << 30)
             tree = MCTS(state, seed=seed, config=self.level.config)
+        tree.history = self._seen
         self._tree = tree
         self.reused_visits = tree.root.n
         return tree
@@ -379,7 +396,18 @@ class MCTSPlayer(Player):
         return self.last_analysis[:top] if top else list(self.last_analysis)
 
     def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
-        """Search and return the chosen move."""
+        """Search and return the chosen move.
+
+        With ``repeat_draw`` the player remembers ``state`` and the position after its
+        move, a game's positions as it sees them, for its later searches (a player
+        follows one game at a time: :meth:`reset` starts another).
+        """
+        self.remember(state)
+        move = self._choose(state, progress)
+        self.remember(state.apply_unchecked(move))
+        return move
+
+    def _choose(self, state: State[Any], progress: Progress | None = None) -> Move:
         start, cpu_start = time.perf_counter(), time.process_time()
         moves = _check_state(state)
         level = self.level

@@ -67,6 +67,7 @@ __all__ = [
     "move_squares",
     "path_distance",
     "playout",
+    "position_key",
     "threat_turn",
     "turn_prior",
     "unstoppable",
@@ -496,6 +497,30 @@ def move_squares(state: VState, move: VMove, walk: bool = False) -> int:
     if tag == "P":
         return 1 << int(move[2])
     return 0
+
+
+def position_key(state: VState) -> int | None:
+    """The key of a turn's starting position for repetitions (the ``position_key`` hook of
+    :mod:`tablier.ai.knowledge`): the pieces, the Lords and the player to move, as the
+    ``repetition`` option compares them (D-3); None within a turn.
+
+    Both Lords walk away and back: the position comes again, its turn number apart:
+
+    >>> from tablier.games import get
+    >>> game = get("voldetour")
+    >>> state = game.position(black=["B123@c3:1x2x3"], white=["B123@h7:1x2x3"],
+    ...                       lords=("c3", "h7"), turn=9)
+    >>> later = state
+    >>> for text in ("Lc3-c4", "Lh7-h8", "Lc4-c3", "Lh8-h7"):
+    ...     later = later.apply(game.parse_move(later, text))
+    >>> later.turn - state.turn, position_key(later) == position_key(state)
+    (4, True)
+    >>> position_key(state.apply(game.parse_move(state, "B111"))) is None
+    True
+    """
+    if state.done or state.hand is not None:
+        return None
+    return state.repetition_key()
 
 
 def forced_win(state: VState, nodes: int, seconds: float | None = None) -> Sequence[VMove] | None:
