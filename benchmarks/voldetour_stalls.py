@@ -21,9 +21,10 @@ more; that is how a stalled endgame is checked (docs/ai.md, "Stalled games")::
 With ``--summary FILE...`` it plays nothing and reads the capped games of recorded matches
 (``level_ladder.py``'s, ``tablier arena``'s or ``--out``'s JSON lines): for each, the share of
 the second half's decisions that each side's Lord spent next to its own tower and at the
-towers' height, where it ended, its path distance and reserve then, and what kind of stall it
-is; and, per player, the blockades where its Lord stayed at the top and ends with no stair
-left (docs/ai.md, "Stalled games")::
+towers' height, where it ended, its path distance and reserve then, what kind of stall it
+is and how much of its second half is a cycle (turn starts that repeat an earlier one); and,
+per player, the blockades where its Lord stayed at the top and ends with no stair left
+(docs/ai.md, "Stalled games")::
 
     .venv/bin/python benchmarks/voldetour_stalls.py --summary ladder/voldetour-*.jsonl
 """
@@ -34,25 +35,37 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from tablier.ai.match import play_game
-from tablier.ai.players import make_player
+from tablier.ai.players import MCTSPlayer, make_player
 from tablier.core.errors import TablierError
 from tablier.games import from_spec, get
-from tablier.games.voldetour.ai import lord_distance, path_distance
+from tablier.games.voldetour.ai import lord_distance, path_distance, position_key
 from tablier.games.voldetour.rules import VState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from voldetour_turns import recorded  # a benchmark beside this one
 
 
-def play_on(start: VState, a: str, b: str, seed: int, max_plies: int) -> dict[str, Any]:
-    """Play on from ``start``, A as the side to move there; the record of the rest."""
+def play_on(
+    start: VState, a: str, b: str, seed: int, max_plies: int, before: Sequence[VState] = ()
+) -> dict[str, Any]:
+    """Play on from ``start``, A as the side to move there; the record of the rest.
+
+    ``before``: the positions of the game before ``start``, which the players remember as
+    if they had played them (``MCTSPlayer.remember``: a level with ``repeat_draw`` scores
+    their return as a draw).
+    """
     mover = start.to_move
     specs = {mover: a, 1 - mover: b}
     players = {p: make_player(specs[p], start.game, seed=seed * 2 + p) for p in (0, 1)}
+    for player in players.values():
+        if isinstance(player, MCTSPlayer):
+            for state in before:
+                player.remember(state)
     state, moves = start, []
     while state.outcome is None and len(moves) < max_plies:
         move = players[state.to_move].choose(state)
@@ -74,6 +87,9 @@ def play_on(start: VState, a: str, b: str, seed: int, max_plies: int) -> dict[st
 HOME_SHARE = 0.9
 #: A Lord at most this many squares from the enemy tower at the end failed to finish.
 NEAR = 3
+#: A capped game is a *cycle* when this share of its second half's turn starts or more repeat
+#: one met before in it.
+CYCLE_SHARE = 0.5
 
 
 def _squares(state: VState, a: int, b: int) -> int:
@@ -134,6 +150,26 @@ def lords(record: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def repeats(record: dict[str, Any]) -> float:
+    """The share of a recorded game's turn starts in its second half that repeat a turn start
+    met before in it (the same pieces, Lords and player to move: a cycle)."""
+    game = from_spec(record["game"])
+    state = game.initial_state()
+    moves = record["moves"]
+    half = len(moves) // 2
+    seen: set[int] = set()
+    again = starts = 0
+    for i, text in enumerate(moves):
+        key = position_key(state)
+        if key is not None:
+            if i >= half:
+                starts += 1
+                again += key in seen
+            seen.add(key)
+        state = state.apply(game.parse_move(state, text))
+    return again / max(1, starts)
+
+
 def stranded(side: dict[str, Any]) -> bool:
     """A Lord that spent ``HOME_SHARE`` or more of the second half at the towers' height and
     ends with no stair left in its reserve: it can come down only by lifting one it has put."""
@@ -154,6 +190,14 @@ def kind(sides: list[dict[str, Any]]) -> str:
     return "blockade"
 
 
+def _record(path: str, index: int) -> dict[str, Any]:
+    """Game ``index`` of the JSON lines at ``path``."""
+    with open(path, encoding="utf-8") as lines:
+        games = [json.loads(line) for line in lines if line.strip()]
+    record: dict[str, Any] = next(g for g in games if g["index"] == index)
+    return record
+
+
 class _Unreadable(Exception):
     """A record file ``--summary`` cannot read (named in the message)."""
 
@@ -162,7 +206,7 @@ def _summary(paths: list[str]) -> int:
     kinds: dict[str, int] = {"home": 0, "finish": 0, "blockade": 0}
     idlers: dict[str, int] = {}
     strandings: dict[str, int] = {}
-    games = 0
+    games = cycles = 0
     for path in paths:
         try:
             with open(path, encoding="utf-8") as lines:
@@ -175,12 +219,14 @@ def _summary(paths: list[str]) -> int:
                 continue
             try:
                 sides = lords(record)
+                cycle = repeats(record)
                 specs = [record["first"], record["second"]]
             except (KeyError, TypeError, AttributeError, TablierError) as error:
                 # not a Voldétour game's record
                 raise _Unreadable(f"{path}: game {record.get('index')}: {error!r}") from error
             what = kind(sides)
             kinds[what] += 1
+            cycles += cycle >= CYCLE_SHARE
             for p, side in enumerate(sides):
                 if _idles(side):
                     idlers[specs[p]] = idlers.get(specs[p], 0) + 1
@@ -195,11 +241,18 @@ def _summary(paths: list[str]) -> int:
                 f" reserve {s['stairs']} stairs {s['blocks']} blocks"
                 for p, s in enumerate(sides)
             )
-            print(f"{Path(path).name} game {record['index']}: {what} ({described})")
+            print(
+                f"{Path(path).name} game {record['index']}: {what} ({described};"
+                f" {100 * cycle:.0f}% of the second half's turn starts repeat one before)"
+            )
     capped = sum(kinds.values())
     print(
         f"{capped} of {games} games capped: {kinds['home']} with a Lord idling at home,"
         f" {kinds['finish']} with a Lord near the enemy tower, {kinds['blockade']} blockades"
+    )
+    print(
+        f"  cycles (a share of {CYCLE_SHARE:.0%} or more of the second half's turn starts"
+        f" repeat one before): {cycles}"
     )
     for spec, count in sorted(idlers.items()):
         print(f"  idling at home: {spec} in {count}")
@@ -258,13 +311,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _play_on(args: argparse.Namespace) -> int:
-    start = recorded(args.record, args.index, args.ply)
+    before = [recorded(args.record, args.index, 0)]
+    game = before[0].game
+    for text in _record(args.record, args.index)["moves"][: args.ply]:
+        before.append(before[-1].apply(game.parse_move(before[-1], text)))
+    start = before.pop()
     d0, d1 = path_distance(start, start.to_move), path_distance(start, 1 - start.to_move)
     print(f"from decision {args.ply} of game {args.index}: path distances A {d0}, B {d1}")
     capped = wins_a = 0
     cpu = time.process_time()
     for i in range(args.first, args.first + args.games):
-        record = play_on(start, args.a, args.b, args.seed * 1000 + i, args.max_plies)
+        record = play_on(start, args.a, args.b, args.seed * 1000 + i, args.max_plies, before)
         if args.out:
             with open(args.out, "a", encoding="utf-8") as out:
                 out.write(json.dumps({"index": i, "from_ply": args.ply, **record}) + "\n")

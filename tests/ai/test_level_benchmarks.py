@@ -282,6 +282,26 @@ def test_voldetour_stalls_plays_on_from_a_recorded_game(tmp_path):
     assert "random vs random: " in out
 
 
+def test_voldetour_stalls_counts_the_turn_starts_of_a_cycle():
+    stalls = _module("voldetour_stalls")
+    path = BENCH / "records" / "2026-11-29-voldetour-hard-greedy.jsonl"
+    records = {r["index"]: r for r in map(json.loads, path.read_text().splitlines())}
+    # game 13 ends in a cycle of four turns (hard's Lord g7-g6 and back, greedy's block to
+    # and fro): from its second half on, every turn start came before
+    cycle = records[13]
+    assert stalls.repeats(cycle) == 1.0
+    # as the cycle's positions say: the last turn starts are those of sixteen decisions before
+    game = get(cycle["game"].split(":")[0])
+    states = [game.initial_state()]
+    for text in cycle["moves"]:
+        states.append(states[-1].apply(game.parse_move(states[-1], text)))
+    assert states[-16].to_text().split()[2:] == states[-32].to_text().split()[2:]
+    # the shortest win repeats nothing; game 0 was a cycle for a while before hard won it
+    won = min((r for r in records.values() if r["reason"] == "tower"), key=lambda r: r["plies"])
+    assert stalls.repeats(won) == 0.0
+    assert 0.5 < stalls.repeats(records[0]) < 1.0
+
+
 def test_voldetour_stalls_summary_reads_the_capped_games(tmp_path):
     from tablier.games.voldetour import ai as vold_ai
 
@@ -328,6 +348,9 @@ def test_voldetour_stalls_summary_reads_the_capped_games(tmp_path):
     out = run("voldetour_stalls.py", "--summary", str(record))
     assert "games.jsonl game 7: " in out and "game 8" not in out
     assert "1 of 2 games capped" in out
+    share = stalls.repeats(capped)
+    assert f"{100 * share:.0f}% of the second half's turn starts repeat one before" in out
+    assert f"repeat one before): {int(share >= stalls.CYCLE_SHARE)}" in out
     # unreadable files, not JSON, a capped game with a bad move: one line, exit 2
     (tmp_path / "bad.jsonl").write_text("not json\n")
     broken = capped | {"moves": ["B111", "nonsense"]}
