@@ -398,3 +398,35 @@ def test_perft_of_every_registered_game():
         assert result.stdout.strip() == str(perft(state, 2))
         result = run(["perft", state.to_text(), "1"])
         assert result.stdout.strip() == str(len(state.legal_moves()))
+
+
+def test_the_ai_learns_the_line_again_after_undo_new_and_load(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from tablier.cli.session import PlaySession
+
+    game = Toy()
+    told: list[list[str]] = []
+    feed = iter(["take 1", "take 2", "undo", f"save {tmp_path / 'g.txt'}", "new", "take 3"])
+    session = PlaySession(
+        Console(file=io.StringIO(), width=100, color_system=None),
+        lambda prompt: next(feed, None),
+        game,
+        ai_restart=lambda states: told.append([s.to_text() for s in states]),
+    )
+    start = game.initial_state()
+    assert told == [[start.to_text()]]  # the line it starts from
+    for _ in range(3):
+        session.handle(session.read(""))
+    # undo: the line as it stands now, not the positions taken back
+    assert told[-1] == [s.to_text() for s in session.states]
+    assert len(told) == 2 and len(told[-1]) == 2
+    session.handle(session.read(""))  # save: the line does not change
+    assert len(told) == 2
+    session.handle(session.read(""))  # new
+    assert told[-1] == [start.to_text()]
+    session.handle(session.read(""))  # a move: the AI sees it when asked, nothing to tell
+    session.handle(f"load {tmp_path / 'g.txt'}")
+    assert told[-1] == [s.to_text() for s in session.states] and len(told[-1]) == 2

@@ -98,6 +98,12 @@ class Player(ABC):
         """Forget anything kept from earlier moves (a new game starts)."""
         return None
 
+    def remember(self, state: State[Any]) -> None:
+        """Note a position of the game being played that the player was not asked about (a
+        game resumed, a line taken back and replayed); a player that keeps no positions
+        ignores it."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 
@@ -368,7 +374,7 @@ class MCTSPlayer(Player):
 
     def remember(self, state: State[Any]) -> None:
         """Add ``state`` to the positions seen, with ``repeat_draw`` and a game that keys
-        its positions."""
+        its positions (see :meth:`Player.remember`)."""
         if not self.level.config.repeat_draw:
             return
         hook = knowledge_for(state.game).position_key

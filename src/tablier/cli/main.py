@@ -224,7 +224,7 @@ def play_command(
         assert game is not None
         start = game.initial_state()
     ai_players: frozenset[int] = frozenset()
-    ai_choose, hint = None, None
+    ai_choose, hint, ai_restart = None, None, None
     if _ai is not None:
 
         def hint(state: State) -> list[str]:
@@ -237,6 +237,11 @@ def play_command(
 
         def ai_choose(state: State):
             return _ai.choose_player_move(player, state, console)
+
+        def ai_restart(states: list[State]) -> None:
+            player.reset()
+            for state in states:
+                player.remember(state)
 
         if side is not None:
             ai_plays = "second" if side == "first" else "first"
@@ -251,6 +256,7 @@ def play_command(
         ai_choose=ai_choose,
         ai_players=ai_players,
         hint=hint,
+        ai_restart=ai_restart,
     )
     session.run()
 

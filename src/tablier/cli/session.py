@@ -115,10 +115,14 @@ class PlaySession:
         ai_choose: Callable[[State], Move] | None = None,
         ai_players: frozenset[int] = frozenset(),
         hint: Callable[[State], list[str]] | None = None,
+        ai_restart: Callable[[list[State]], None] | None = None,
     ) -> None:
         self.console = console
         self.read = read
         self.ai_choose = ai_choose
+        # told the game's positions whenever the line changes other than by a move (new,
+        # load, undo): the AI forgets what it kept and learns the line again
+        self.ai_restart = ai_restart
         self.ai_players = ai_players if ai_choose is not None else frozenset()
         self.hint = hint
         self.tags = dict(tags or {})
@@ -132,6 +136,12 @@ class PlaySession:
         for move in moves:
             self.states.append(self.states[-1].apply(move))
             self.moves.append(move)
+        self._restart_ai()
+
+    def _restart_ai(self) -> None:
+        """Tell the AI the line as it now stands (after new, load or undo)."""
+        if self.ai_restart is not None:
+            self.ai_restart(list(self.states))
 
     @property
     def state(self) -> State:
@@ -266,6 +276,7 @@ class PlaySession:
             self.states.pop()
             if self.state.to_move not in self.ai_players or len(self.ai_players) == 2:
                 break
+        self._restart_ai()
         self.say("took back " + ", ".join(str(m) for m in reversed(undone)))
         self.show()
 
@@ -341,6 +352,7 @@ class PlaySession:
         self.tags = dict(record.tags)
         self.game = record.game
         self.states, self.moves = states, moves
+        self._restart_ai()
         self.say(f"loaded {len(moves)} decisions from {name} ({record.game.spec})")
         self.show()
 
