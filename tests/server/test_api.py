@@ -365,10 +365,14 @@ def test_takeback_against_the_ai(shared_client):
 
     snap = wait_for(shared_client, gid, lambda s: s["view"]["to_move"] == 0 and s["ply"] >= 4)
     moves = snap["moves"]
+    pool = shared_client.app.state.service.ai
+    assert gid in pool._home  # a worker keeps the AI's tree of this game
     r = shared_client.post(f"/api/games/{gid}/takeback", headers=h)
     after = r.json()
     # The human's last decision and the AI's reply are gone; the human is to move again.
     assert after["moves"] == moves[:-2] and after["view"]["to_move"] == 0
+    # and the AI's kept tree and remembered positions, of the line taken back, are dropped
+    assert gid not in pool._home
     assert after["status"] == "active"
     offer = shared_client.post(
         f"/api/games/{gid}/offers", json={"kind": "draw", "action": "offer"}, headers=h

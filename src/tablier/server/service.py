@@ -528,6 +528,10 @@ class GameService:
                 live.apply_move(prep)
             elif prep.kind == "takeback":
                 live.apply_rewind(prep)
+                if live.ai_seat is not None and self.ai is not None:
+                    # its kept tree and the positions its player remembers are of the line
+                    # taken back: the next search starts afresh
+                    self.ai.forget(live.id)
             else:
                 live.apply_values(prep)
             held = self._cache.get(live.id)
