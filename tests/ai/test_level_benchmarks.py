@@ -286,8 +286,8 @@ def test_voldetour_stalls_counts_the_turn_starts_of_a_cycle():
     stalls = _module("voldetour_stalls")
     path = BENCH / "records" / "2026-11-29-voldetour-hard-greedy.jsonl"
     records = {r["index"]: r for r in map(json.loads, path.read_text().splitlines())}
-    # game 13 ends in a cycle of four turns (hard's Lord g7-g6 and back, greedy's block to
-    # and fro): from its second half on, every turn start came before
+    # game 13 ends in cycles of sixteen decisions, four turns a side (hard's Lord g7-g6 and
+    # back, greedy's block to and fro): from its second half on, every turn start came before
     cycle = records[13]
     assert stalls.repeats(cycle) == 1.0
     # as the cycle's positions say: the last turn starts are those of sixteen decisions before
