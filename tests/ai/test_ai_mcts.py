@@ -312,3 +312,18 @@ def test_the_root_and_positions_without_a_key_are_never_repetitions():
         search.history = {(), None}
         search.search(iterations=300)
         assert any(c.children for c in search.root.children or ())
+
+
+def test_a_contempt_makes_a_repetition_worse_than_a_draw_for_the_player_searching():
+    state = _wide_root()
+    first = state.legal_moves()[0]
+    config = MCTSConfig(repeat_draw=True, repeat_contempt=0.2)
+    search = MCTS(state, seed=1, config=config, knowledge=_keyed(lambda s: s.path))
+    search.history = {(first.k,)}
+    search.search(iterations=400)
+    stats = {s.move: s for s in search.analysis()}
+    assert stats[first].visits > 0
+    assert stats[first].score == pytest.approx(0.3)  # the searcher's view: 0.5 - 0.2
+    for bad in (-0.1, 0.6, float("nan")):
+        with pytest.raises(TablierError, match="repeat_contempt"):
+            MCTSConfig(repeat_contempt=bad)

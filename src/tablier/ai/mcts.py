@@ -87,14 +87,20 @@ class MCTSConfig:
     widen_first: int = 5
     widen_visits: int = 40
     widen_rate: float = 1.3
-    # a position the game has been in scores a draw where the search meets it again
+    # a position the game has been in scores a draw where the search meets it again, less
+    # ``repeat_contempt`` for the player searching (a stronger player's dislike of draws)
     repeat_draw: bool = False
+    repeat_contempt: float = 0.0
 
     def __post_init__(self) -> None:
         if self.widen_first < 1 or self.widen_visits < 1:
             raise TablierError("widen_first and widen_visits must be at least 1")
         if not self.widen_rate > 1.0:
             raise TablierError(f"widen_rate must be above 1, not {self.widen_rate!r}")
+        if not 0.0 <= self.repeat_contempt <= 0.5:
+            raise TablierError(
+                f"repeat_contempt must be within 0 and 0.5, not {self.repeat_contempt!r}"
+            )
 
 
 @dataclass(frozen=True)
@@ -605,7 +611,9 @@ class MCTS:
                 reward0 = node.proven if node.mover == 0 else 1.0 - node.proven
                 break
             if history and node is not self.root and self._repeats(node.state, history):
-                reward0 = _DRAW
+                # a draw, less the contempt of the player searching (``turn``)
+                contempt = cfg.repeat_contempt
+                reward0 = _DRAW - contempt if turn == 0 else _DRAW + contempt
                 break
             if node.children is None:  # (a node with children is not a game's end)
                 outcome = node.state.outcome
