@@ -47,7 +47,7 @@ from tablier.games.voldetour.ai import lord_distance, path_distance, position_ke
 from tablier.games.voldetour.rules import VState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from voldetour_turns import recorded  # a benchmark beside this one
+from voldetour_turns import game_record  # a benchmark beside this one
 
 
 def play_on(
@@ -190,14 +190,6 @@ def kind(sides: list[dict[str, Any]]) -> str:
     return "blockade"
 
 
-def _record(path: str, index: int) -> dict[str, Any]:
-    """Game ``index`` of the JSON lines at ``path``."""
-    with open(path, encoding="utf-8") as lines:
-        games = [json.loads(line) for line in lines if line.strip()]
-    record: dict[str, Any] = next(g for g in games if g["index"] == index)
-    return record
-
-
 class _Unreadable(Exception):
     """A record file ``--summary`` cannot read (named in the message)."""
 
@@ -311,11 +303,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _play_on(args: argparse.Namespace) -> int:
-    before = [recorded(args.record, args.index, 0)]
-    game = before[0].game
-    for text in _record(args.record, args.index)["moves"][: args.ply]:
+    record = game_record(args.record, args.index)
+    game = from_spec(record["game"])
+    before: list[Any] = [game.initial_state()]
+    for text in record["moves"][: args.ply]:
         before.append(before[-1].apply(game.parse_move(before[-1], text)))
     start = before.pop()
+    if not isinstance(start, VState):
+        raise SystemExit("not a Voldétour game")
     d0, d1 = path_distance(start, start.to_move), path_distance(start, 1 - start.to_move)
     print(f"from decision {args.ply} of game {args.index}: path distances A {d0}, B {d1}")
     capped = wins_a = 0

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from tablier.ai.players import make_player
 from tablier.core.errors import TablierError
@@ -35,11 +36,17 @@ from tablier.games.voldetour.ai import path_distance
 from tablier.games.voldetour.rules import VState
 
 
-def recorded(path: str, index: int, ply: int) -> VState:
-    """Decision ``ply`` of game ``index`` in the JSON lines at ``path`` (a Voldétour game)."""
+def game_record(path: str, index: int) -> dict[str, Any]:
+    """Game ``index`` of the JSON lines at ``path``."""
     with open(path, encoding="utf-8") as lines:
         games = [json.loads(line) for line in lines if line.strip()]
-    record = next(g for g in games if g["index"] == index)
+    record: dict[str, Any] = next(g for g in games if g["index"] == index)
+    return record
+
+
+def recorded(path: str, index: int, ply: int) -> VState:
+    """Decision ``ply`` of game ``index`` in the JSON lines at ``path`` (a Voldétour game)."""
+    record = game_record(path, index)
     game = from_spec(record["game"])
     state = game.initial_state()
     for text in record["moves"][:ply]:

@@ -264,7 +264,7 @@ def test_voldetour_stalls_plays_on_from_a_recorded_game(tmp_path):
     moves = ["B111", "B111@b3:1x1x1", "end"]
     record = tmp_path / "games.jsonl"
     record.write_text(json.dumps({"index": 5, "game": game.spec, "moves": moves}) + "\n")
-    start = stalls.recorded(str(record), 5, 3)
+    start = _module("voldetour_turns").recorded(str(record), 5, 3)
     assert start.to_move == 1  # White to move after Black's first turn
     played = stalls.play_on(start, "random", "greedy", seed=1, max_plies=6)
     # A (random) takes White's side; the rest replays legally from the start
