@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from tablier.ai.players import make_player
@@ -40,7 +41,10 @@ def game_record(path: str, index: int) -> dict[str, Any]:
     """Game ``index`` of the JSON lines at ``path``."""
     with open(path, encoding="utf-8") as lines:
         games = [json.loads(line) for line in lines if line.strip()]
-    record: dict[str, Any] = next(g for g in games if g["index"] == index)
+    record: dict[str, Any] | None = next((g for g in games if g.get("index") == index), None)
+    if record is None:
+        print(f"error: {path} holds no game {index}", file=sys.stderr)
+        raise SystemExit(2)
     return record
 
 
