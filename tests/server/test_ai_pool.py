@@ -15,14 +15,16 @@ import sys
 import textwrap
 import threading
 import time
+from collections import OrderedDict
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from tablier import games
+from tablier.ai.knowledge import knowledge_for
 from tablier.ai.players import make_player
-from tablier.server.ai import AIPool, AIWorkerLost
+from tablier.server.ai import AIPool, AIWorkerLost, _search
 from tablier.server.app import create_app
 
 from .conftest import bearer, make_settings, wait_for
@@ -332,3 +334,77 @@ def test_the_server_ai_reuses_its_tree_within_a_game(sqlite_url, caplog):
     kept = [r.args[3] for r in caplog.records if r.getMessage().startswith("AI move")]
     print(f"\nsimulations kept at each AI decision of the first turn: {kept}")
     assert len(kept) >= 2 and kept[0] == 0 and max(kept[1:]) > 0
+
+
+class _Pipe:
+    """What a worker sends back, in this process."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple] = []
+
+    def send(self, message: tuple) -> None:
+        self.sent.append(message)
+
+
+def _walk(game, texts):
+    states = [game.initial_state()]
+    for text in texts:
+        states.append(states[-1].apply(game.parse_move(states[-1], text)))
+    return states
+
+
+#: The first 39 decisions of a recorded `hard`–`greedy` game: nine turns, and the position
+#: searched starts the tenth.
+_RECORDED = (
+    "S S@e10:e B123 B123@c2:1x2x3 Lb2-c2 B112 B112@b3:1x1x2 S S@g8:n end Se10 S@d5:w end S "
+    "S@c5:e B113 B113@a4:3x1x1 end Lc2-c3 S S@b4+1:s B123 B123@i7:1x2x3 Li9-i8-i7 S S@b5:w "
+    "B112 B112@g9:2x1x1 Lc3-c2 Sg8 S@b5:u B122 B122@h6:1x2x2 end S S@h7+2:e B113 "
+    "B113@e7:3x1x1 end"
+)
+_LINE = _RECORDED.split()
+
+
+def test_a_fresh_player_replays_the_games_history():
+    """A job carries its game's decisions: a player made afresh in a worker (a restarted
+    server, a takeback) that scores repetitions remembers every earlier turn start."""
+    game = games.get("voldetour")
+    states = _walk(game, _LINE)
+    key = knowledge_for(game).position_key
+    assert key is not None
+    spec = "hard:iterations=30,seconds=none"
+
+    def search(history):
+        players: OrderedDict = OrderedDict()
+        _search(
+            _Pipe(),
+            1,
+            "g",
+            states[-1].to_text(),
+            spec,
+            3,
+            60.0,
+            threading.Event(),
+            players,
+            4,
+            None,
+            history,
+        )
+        return players["g"][1]._seen
+
+    every = {key(s) for s in states} - {None}
+    assert len(every) == 10  # the start and the turn starts after it
+    assert every <= search(tuple(_LINE))
+    earlier = {key(states[5]), key(states[10])}
+    assert None not in earlier
+    # without the history it knows only its own decision's positions
+    assert not earlier & search(None)
+    # a history that does not lead to the position, or does not parse, is left out
+    assert not earlier & search(tuple(_LINE[:-5]))
+    assert not earlier & search(("Lb2-z9", *_LINE[1:]))
+
+
+def test_players_say_whether_they_remember_positions():
+    game = games.get("voldetour")
+    assert make_player("hard", game).remembers
+    assert not make_player("medium", game).remembers
+    assert not make_player("random", game).remembers

@@ -350,7 +350,7 @@ def test_undo_offers_between_people(shared_client):
     )
 
 
-def test_takeback_against_the_ai(shared_client):
+def test_takeback_against_the_ai(shared_client, monkeypatch):
     created = new_game(
         shared_client, "volo", "ai", seat=0, ai_level="easy", options={"board": "mini"}
     )
@@ -360,12 +360,28 @@ def test_takeback_against_the_ai(shared_client):
         409,
         "nothing_to_undo",
     )
+    pool = shared_client.app.state.service.ai
+    asked: list[tuple[str, tuple]] = []
+    think = pool.think
+
+    async def seen(job, position, *args, **kwargs):
+        asked.append((position, kwargs["history"]))
+        return await think(job, position, *args, **kwargs)
+
+    monkeypatch.setattr(pool, "think", seen)
     snap = play_random(shared_client, created, 5, seed=2)
     from .conftest import wait_for
 
     snap = wait_for(shared_client, gid, lambda s: s["view"]["to_move"] == 0 and s["ply"] >= 4)
     moves = snap["moves"]
-    pool = shared_client.app.state.service.ai
+    # each AI job carried the game's decisions up to the position it searched
+    game = tablier.games.get("volo", board="mini")
+    assert asked
+    for position, history in asked:
+        state = game.initial_state()
+        for text in history:
+            state = state.apply(game.parse_move(state, text))
+        assert state.to_text() == position and list(history) == moves[: len(history)]
     assert gid in pool._home  # a worker keeps the AI's tree of this game
     r = shared_client.post(f"/api/games/{gid}/takeback", headers=h)
     after = r.json()

@@ -104,6 +104,12 @@ class Player(ABC):
         ignores it."""
         return None
 
+    @property
+    def remembers(self) -> bool:
+        """Whether :meth:`remember` keeps anything: a caller may skip replaying a game's
+        earlier positions for a player that ignores them."""
+        return False
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 
@@ -381,6 +387,11 @@ class MCTSPlayer(Player):
         key = hook(state) if hook is not None else None
         if key is not None:
             self._seen.add(key)
+
+    @property
+    def remembers(self) -> bool:
+        """True with ``repeat_draw``: the positions seen count as draws in the search."""
+        return self.level.config.repeat_draw
 
     def _tree_for(self, state: State[Any]) -> MCTS:
         tree = self._tree

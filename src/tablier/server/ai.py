@@ -12,7 +12,10 @@ is used.
 - **Kept trees.**  A worker keeps the player of each of its last ``kept_games`` games, so the
   search of the AI's next move starts from the tree of its previous one (as in the arena); a
   game whose job lands on another worker (its own was busy) starts a fresh tree there and
-  its old one is dropped.  :meth:`AIPool.forget` drops a finished game's tree.
+  its old one is dropped.  :meth:`AIPool.forget` drops a finished game's tree.  A job
+  carries its game's decisions so far: a player made afresh that remembers positions (a
+  level that scores repetitions as draws) replays them first, so a restarted server or a
+  moved game searches as the kept player would.
 - **Cancellation.**  Cancelling the task that awaits :meth:`AIPool.think` removes a waiting
   job from the queue, or tells the worker to stop the running search: the player's ``stop``
   hook ends it at the next simulation or solver node and the worker takes its next job.  A
@@ -168,7 +171,7 @@ def _worker_main(conn: Any, index: int, parent: int, deathsig: bool, kept: int) 
         if message[0] == "forget":
             players.pop(message[1], None)
             continue
-        _, wire, game_id, position, spec, seed, interval, seconds, task = message
+        _, wire, game_id, position, spec, seed, interval, seconds, task, history = message
         with control.lock:
             if wire in control.early:
                 control.early = {w for w in control.early if w > wire}
@@ -197,6 +200,7 @@ def _worker_main(conn: Any, index: int, parent: int, deathsig: bool, kept: int) 
                     players,
                     kept,
                     seconds,
+                    history,
                 )
                 answer = (
                     "done",
@@ -249,11 +253,15 @@ def _search(
     players: OrderedDict[str, tuple[str, Any]],
     kept: int,
     seconds: float | None = None,
+    history: tuple[str, ...] | None = None,
 ) -> tuple[str, int, int]:
     """Choose a move of ``position``; returns (notation, simulations, reused simulations).
 
     ``seconds``: the most time this search may take (a game's clock), when it is less than
-    the player's own budget.
+    the player's own budget.  ``history``: the notations of the decisions that led to
+    ``position`` from the game's start; a player made here (none kept for the game: a
+    restarted server, a takeback, a job on another worker) that remembers positions is
+    given them (:meth:`~tablier.ai.players.Player.remember`).
     """
     import dataclasses
 
@@ -268,6 +276,8 @@ def _search(
         players.move_to_end(game_id)
     else:
         player = make_player(spec, game, seed=seed)
+        if history is not None and player.remembers:
+            _recall(player, state, history)
         if game_id is not None and kept > 0:
             players[game_id] = (spec, player)
             while len(players) > kept:
@@ -299,6 +309,26 @@ def _search(
     return game.move_text(state, move), simulations, int(getattr(player, "reused_visits", 0))
 
 
+def _recall(player: Any, state: Any, history: tuple[str, ...]) -> None:
+    """Have ``player`` remember the positions of ``history`` (notations from the start of
+    ``state``'s game); nothing when they do not lead to ``state``."""
+    from tablier.core.errors import TablierError
+
+    game = state.game
+    seen = [game.initial_state()]
+    try:
+        for notation in history:
+            seen.append(seen[-1].apply(game.parse_move(seen[-1], notation)))
+    except TablierError as exc:
+        log.warning("an AI job's history does not replay: %s", exc)
+        return
+    if seen[-1].to_text() != state.to_text():
+        log.warning("an AI job's history does not lead to its position")
+        return
+    for earlier in seen:
+        player.remember(earlier)
+
+
 # -- the server side ---------------------------------------------------------------------
 
 
@@ -315,6 +345,7 @@ class _Job:
     listener: Callable[[float, int, str | None], None] | None = None
     seconds: float | None = None
     task: str | None = None
+    history: tuple[str, ...] | None = None
     worker: _Worker | None = None
     cancelled: bool = False
 
@@ -515,6 +546,7 @@ class AIPool:
                 self.interval,
                 job.seconds,
                 job.task,
+                job.history,
             )
             if not worker.send(message):
                 worker.job = None
@@ -596,15 +628,20 @@ class AIPool:
         game: str | None = None,
         client: str | None = None,
         seconds: float | None = None,
+        history: tuple[str, ...] | None = None,
     ) -> Thought:
         """Search in a worker; answer the chosen move and what the search did.
 
         ``job`` names the search in logs; ``game`` keys its kept tree and its place in the
         fair queue, ``client`` its turn among clients; ``seconds`` caps the search's time
-        (a game's clock: the player's own budget applies when it is smaller).  Cancelling
+        (a game's clock: the player's own budget applies when it is smaller); ``history``
+        the notations of the game's decisions up to ``position``, replayed for a player
+        that remembers positions when the worker keeps none for ``game``.  Cancelling
         the awaiting task stops the search (see the module docstring).
         """
-        return await self._submit(job, position, spec, seed, progress, game, client, seconds)
+        return await self._submit(
+            job, position, spec, seed, progress, game, client, seconds, history=history
+        )
 
     async def run(
         self,
@@ -635,6 +672,7 @@ class AIPool:
         client: str | None,
         seconds: float | None,
         task: str | None = None,
+        history: tuple[str, ...] | None = None,
     ) -> Any:
         if self._closed:
             raise RuntimeError("the AI pool is shut down")
@@ -652,6 +690,7 @@ class AIPool:
             progress,
             seconds,
             task,
+            history,
         )
         self._jobs[entry.wire] = entry
         self._waiting.setdefault(client, OrderedDict()).setdefault(game, deque()).append(entry)

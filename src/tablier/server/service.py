@@ -839,6 +839,7 @@ class GameService:
                 game=game_id,
                 client=job.client,
                 seconds=clocks.ai_seconds(live, self.now()),
+                history=tuple(live.notations),
             )
         except asyncio.CancelledError:
             raise
