@@ -56,7 +56,9 @@ def test_the_stop_hook_ends_every_phase_of_a_search():
     move = player.choose(state)
     took = time.perf_counter() - moment
     assert move in state.legal_moves()
-    assert took < 0.5, took
+    # ``expert`` thinks 6 s; stopped at 0.2 s it answers within a fraction of that (a
+    # second: room for a machine busy with other work)
+    assert took < 1.0, took
 
 
 def test_a_cancelled_search_frees_its_worker_at_once():
