@@ -47,7 +47,7 @@ from tablier.games.voldetour.ai import lord_distance, path_distance, position_ke
 from tablier.games.voldetour.rules import VState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from voldetour_turns import game_record  # a benchmark beside this one
+from voldetour_turns import recorded_line  # a benchmark beside this one
 
 
 def play_on(
@@ -303,14 +303,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _play_on(args: argparse.Namespace) -> int:
-    record = game_record(args.record, args.index)
-    game = from_spec(record["game"])
-    before: list[Any] = [game.initial_state()]
-    for text in record["moves"][: args.ply]:
-        before.append(before[-1].apply(game.parse_move(before[-1], text)))
+    before = recorded_line(args.record, args.index, args.ply)
     start = before.pop()
-    if not isinstance(start, VState):
-        raise SystemExit("not a Voldétour game")
     d0, d1 = path_distance(start, start.to_move), path_distance(start, 1 - start.to_move)
     print(f"from decision {args.ply} of game {args.index}: path distances A {d0}, B {d1}")
     capped = wins_a = 0

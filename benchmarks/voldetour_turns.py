@@ -48,16 +48,22 @@ def game_record(path: str, index: int) -> dict[str, Any]:
     return record
 
 
-def recorded(path: str, index: int, ply: int) -> VState:
-    """Decision ``ply`` of game ``index`` in the JSON lines at ``path`` (a Voldétour game)."""
+def recorded_line(path: str, index: int, ply: int) -> list[VState]:
+    """The positions of game ``index`` in the JSON lines at ``path`` (a Voldétour game),
+    from its start to decision ``ply``."""
     record = game_record(path, index)
     game = from_spec(record["game"])
-    state = game.initial_state()
-    for text in record["moves"][:ply]:
-        state = state.apply(game.parse_move(state, text))
-    if not isinstance(state, VState):
+    states = [game.initial_state()]
+    if not isinstance(states[0], VState):
         raise SystemExit("not a Voldétour game")
-    return state
+    for text in record["moves"][:ply]:
+        states.append(states[-1].apply(game.parse_move(states[-1], text)))
+    return states
+
+
+def recorded(path: str, index: int, ply: int) -> VState:
+    """Decision ``ply`` of game ``index`` in the JSON lines at ``path`` (a Voldétour game)."""
+    return recorded_line(path, index, ply)[-1]
 
 
 def _position(args: argparse.Namespace) -> VState:
