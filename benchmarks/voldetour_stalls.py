@@ -27,6 +27,9 @@ per player, the blockades where its Lord stayed at the top and ends with no stai
 (docs/ai.md, "Stalled games")::
 
     .venv/bin/python benchmarks/voldetour_stalls.py --summary ladder/voldetour-*.jsonl
+
+``--lord-weight W`` plays with the evaluation's Lord weight set to W for both players (the
+weight before 2026-11-30 was 0; docs/ai.md, "The Lord's own squares").
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from tablier.ai.match import play_game
 from tablier.ai.players import MCTSPlayer, make_player
 from tablier.core.errors import TablierError
 from tablier.games import from_spec, get
-from tablier.games.voldetour.ai import lord_distance, path_distance, position_key
+from tablier.games.voldetour.ai import _set_lord_weight, lord_distance, path_distance, position_key
 from tablier.games.voldetour.rules import VState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -267,7 +270,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--index", type=int, default=0, help="the game's index in --record")
     parser.add_argument("--ply", type=int, default=0, help="decisions of it to replay")
     parser.add_argument("--summary", nargs="+", metavar="FILE", help="read recorded matches")
+    parser.add_argument(
+        "--lord-weight",
+        type=float,
+        help="the evaluation's Lord weight for both players (default: its own, _LORD)",
+    )
     args = parser.parse_args(argv)
+    if args.lord_weight is not None:
+        _set_lord_weight(args.lord_weight)
     if args.summary:
         try:
             return _summary(args.summary)

@@ -17,6 +17,7 @@ from tablier.ai.arena import (
     summarise,
 )
 from tablier.ai.match import play_game
+from tablier.ai.players import make_player
 from tablier.core.errors import TablierError
 from tablier.games import get
 
@@ -81,6 +82,20 @@ def test_interval_shrinks_with_more_games_and_handles_sweeps():
     assert even.elo == 0.0 and even.elo_low < 0 < even.elo_high
     with pytest.raises(TablierError):
         summarise([])
+
+
+def test_play_game_makes_its_players_with_the_given_function():
+    game = get("volo", board="mini", supply=12)
+    made: list[tuple[str, int]] = []
+
+    def make(spec, game, seed=0):
+        made.append((spec, seed))
+        return make_player("greedy", game, seed=seed)
+
+    record = play_game(game, "a-spec", "b-spec", 1, seed=4, max_plies=6, make=make)
+    # game 1: b moves first; the seeds are those make_player gets by default
+    assert made == [("b-spec", 4 * 1_000_003 + 2), ("a-spec", 4 * 1_000_003 + 3)]
+    assert record["first"] == "b-spec" and record["plies"] <= 6
 
 
 def test_play_game_alternates_colours_and_shares_openings():

@@ -282,6 +282,41 @@ def test_voldetour_stalls_plays_on_from_a_recorded_game(tmp_path):
     assert "random vs random: " in out
 
 
+def test_voldetour_lord_weight_plays_each_side_with_its_weight(tmp_path, monkeypatch):
+    from tablier.games.voldetour import ai as vold_ai
+
+    bench = _module("voldetour_lord_weight")
+    seen: list[tuple[str, float]] = []
+    real = vold_ai._set_lord_weight
+
+    def spy(weight: float) -> float:
+        seen.append(("set", weight))
+        return real(weight)
+
+    monkeypatch.setattr(vold_ai, "_set_lord_weight", spy)
+    kept = vold_ai._LORD
+    out = tmp_path / "ab.jsonl"
+    assert bench.main(
+        ["--a", "3", "--b", "0.5", "--spec", "greedy", "--pieces", "mini", "--games", "2",
+         "--max-plies", "12", "--out", str(out)]
+    ) == 0  # fmt: skip
+    assert kept == vold_ai._LORD  # put back afterwards
+    weights = {w for _, w in seen}
+    assert {3.0, 0.5} <= weights  # each player set its own before deciding
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["index"] for r in records] == [0, 1]
+    assert records[0]["first"] == "greedy#a" and records[1]["first"] == "greedy#b"
+    summary = run("voldetour_lord_weight.py", "--summary", str(out))
+    assert "over 2 games" in summary and "SPRT 0/100" in summary
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "voldetour_lord_weight.py"), "--summary", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "cannot read the records" in done.stderr
+
+
 def test_voldetour_stalls_counts_the_turn_starts_of_a_cycle():
     stalls = _module("voldetour_stalls")
     path = BENCH / "records" / "2026-11-29-voldetour-hard-greedy.jsonl"

@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..core.game import Game
-from .players import make_player
+from .players import Player, make_player
 
 __all__ = ["GameTask", "play_game", "play_task"]
 
@@ -57,14 +58,19 @@ def play_game(
     seed: int = 0,
     opening_plies: int = 2,
     max_plies: int = 1000,
+    *,
+    make: Callable[..., Player] = make_player,
 ) -> dict[str, Any]:
-    """Play game number ``index`` of a match between specs ``a`` and ``b``; its record."""
+    """Play game number ``index`` of a match between specs ``a`` and ``b``; its record.
+
+    ``make(spec, game, seed=...)`` makes each player (:func:`make_player` by default;
+    a benchmark that plays variants of one level passes its own).
+    """
     start = time.perf_counter()
     a_first = index % 2 == 0
     specs = (a, b) if a_first else (b, a)
     players = [
-        make_player(spec, game, seed=seed * 1_000_003 + index * 2 + k)
-        for k, spec in enumerate(specs)
+        make(spec, game, seed=seed * 1_000_003 + index * 2 + k) for k, spec in enumerate(specs)
     ]
     opening_rng = random.Random(f"{seed}:{index // 2}")
     state = game.initial_state()

@@ -120,6 +120,22 @@ def test_evaluation_prefers_the_lord_nearer_over_built_paths():
     assert vold_ai.evaluate(near) > vold_ai.evaluate(far)
 
 
+def test_the_lords_own_squares_count_beside_the_path_distance(monkeypatch):
+    # With both path distances held equal, a Lord a square nearer the enemy tower is ahead:
+    # the path distance builds where nothing is built as if the pieces were at hand, so in
+    # an endgame with empty reserves it can read a put near the enemy tower as progress
+    # while the Lord stands still (docs/ai.md, "The Lord's own squares").
+    g = game()
+    state = play(g.initial_state(), "B113", "B113@h9:1x1x3")
+    monkeypatch.setattr(vold_ai, "_path_distance", lambda state, player: 20)
+    nearer = VState(g, state.blocks, state.stairs, (_square(g, "d4"), state.lords[1]), 3)
+    farther = VState(g, state.blocks, state.stairs, (_square(g, "c3"), state.lords[1]), 3)
+    assert vold_ai.lord_distance(nearer, 0) == vold_ai.lord_distance(farther, 0) - 2
+    assert vold_ai._evaluate_pure(nearer) > vold_ai._evaluate_pure(farther)
+    monkeypatch.setattr(vold_ai, "_LORD", 0.0)
+    assert vold_ai._evaluate_pure(nearer) == vold_ai._evaluate_pure(farther)
+
+
 def test_a_blocked_lord_is_far_not_lost():
     import math
 
@@ -140,6 +156,8 @@ def test_a_blocked_lord_is_far_not_lost():
     stuck = vold_ai._stuck(state, 1) - vold_ai._stuck(state, 0)
     assert stuck > 0
     race = vold_ai._near(d_white) - vold_ai._near(vold_ai._CAP)
+    # beside the path distances, the race counts the Lords' own squares to the enemy tower
+    race += vold_ai._LORD * (vold_ai.lord_distance(state, 1) - vold_ai.lord_distance(state, 0))
     expected = 0.5 * math.tanh(vold_ai._SCALE * race + stuck) + 0.5 * race / vold_ai._CAP
     assert vold_ai.evaluate(state) == max(-1.0, expected + 0.5 * stuck)
     assert vold_ai.evaluate(state) > -0.999

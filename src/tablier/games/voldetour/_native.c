@@ -1269,6 +1269,9 @@ static double stuck(const PS *ps, const St *s, int player) {
     return 0.6 * (double)(1 + turns_completed(s, player)) / 3;
 }
 
+/* ai._LORD (set by ai._set_lord_weight, for benchmarks that compare weights) */
+static double lord_weight = 2.0;
+
 /* ai._near: a path distance on a scale where a step near the goal counts more */
 static double near_scale(int d) {
     return sqrt(40.0 * (d < 40 ? d : 40));
@@ -1278,6 +1281,9 @@ static double evaluate(const PS *ps, const St *s, const Bd *b) {
     int p = to_move(s);
     int d1 = path_distance(ps, s, b, 1 - p), d0 = path_distance(ps, s, b, p);
     double race = near_scale(d1) - near_scale(d0);
+    /* ai._LORD: the Lords' own squares to the enemy tower count beside the path distances */
+    race += lord_weight * (manhattan(ps, s->lords[1 - p], ps->towers[p]) -
+                    manhattan(ps, s->lords[p], ps->towers[1 - p]));
     double st = stuck(ps, s, 1 - p) - stuck(ps, s, p);
     double value = 0.5 * tanh(0.2 * race + st) + 0.5 * race / 40 + 0.5 * st;
     return value < -1.0 ? -1.0 : value > 1.0 ? 1.0 : value;
@@ -2021,7 +2027,18 @@ done:
     return result;
 }
 
+static PyObject *py_set_lord_weight(PyObject *self, PyObject *args) {
+    double w;
+    if (!PyArg_ParseTuple(args, "d", &w)) return NULL;
+    double previous = lord_weight;
+    lord_weight = w;
+    return PyFloat_FromDouble(previous);
+}
+
 static PyMethodDef methods[] = {
+    {"set_lord_weight", py_set_lord_weight, METH_VARARGS,
+     "set_lord_weight(weight) -> float: set the evaluation's Lord weight (ai._LORD); the\n"
+     "previous one."},
     {"init", py_init, METH_VARARGS,
      "init(vstate_type, unset, move_cls, stride, board, towers, tower_height, stairs, kinds,\n"
      "orientations, put_blocks, put_stairs, take_blocks, take_stair, end, pass_)\n"

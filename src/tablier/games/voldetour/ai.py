@@ -33,7 +33,13 @@ while its own idled near its tower).  The race counts half through a
 saturating ``tanh`` and half linearly, so that a side already well ahead
 still sees a gain in getting closer; it penalises a Lord still on its own
 tower, more so as its third turn approaches, and a little a Lord idling
-next to it.
+next to it.  Beside the path distances the race counts the Lords' own
+squares: each square nearer the enemy tower (Manhattan distance) is worth
+``_LORD`` (2) on the race's scale.  The path distance builds where nothing
+is built as if the pieces were at hand; once the reserves are empty that
+made a piece put near the enemy tower read as progress while the Lord stood
+on its pillars, and games stalled at the decision limit (docs/ai.md, "The
+Lord's own squares").
 
 When the compiled core is built (see ``rules.py``), :func:`path_distance`,
 :func:`evaluate` and :func:`move_prior` are computed by it (the Python
@@ -90,6 +96,9 @@ _CAP = 40
 _STUCK = 0.6
 #: What a Lord idling next to its own tower costs (it left the tower, and must go on).
 _HOME = 0.1
+#: What a square nearer the enemy tower (Manhattan distance) is worth to a Lord on the race's
+#: scale, beside its path distance (see the module docstring).
+_LORD = 2.0
 
 
 def _distance(grid: BitGrid, a: int, b: int) -> int:
@@ -200,6 +209,22 @@ def _path_distance_pure(state: VState, player: int) -> int:
     return BLOCKED
 
 
+def _set_lord_weight(weight: float) -> float:
+    """Make ``weight`` the evaluation's ``_LORD``, in Python and in the compiled core alike;
+    the previous weight.  For benchmarks that play two weights against each other in one
+    process (``benchmarks/voldetour_lord_weight.py``), not for play.
+
+    >>> previous = _set_lord_weight(0.0)
+    >>> _set_lord_weight(previous)
+    0.0
+    """
+    global _LORD
+    previous, _LORD = _LORD, float(weight)
+    if rules._native is not None:
+        rules._native.set_lord_weight(_LORD)
+    return previous
+
+
 def _stuck(state: VState, player: int) -> float:
     """How urgent leaving the tower is for ``player``; once the Lord has left, ``_HOME``
     while it idles next to its own tower, else 0."""
@@ -225,6 +250,7 @@ def _evaluate_pure(state: VState) -> float:
     """:func:`evaluate` in Python (the reference of the compiled core)."""
     p = state.to_move
     race = _near(path_distance(state, 1 - p)) - _near(path_distance(state, p))
+    race += _LORD * (lord_distance(state, 1 - p) - lord_distance(state, p))
     stuck = _stuck(state, 1 - p) - _stuck(state, p)
     # half a saturating race term, half a linear one: a large lead still gains by growing
     value = 0.5 * math.tanh(_SCALE * race + stuck) + 0.5 * race / _CAP + 0.5 * stuck
