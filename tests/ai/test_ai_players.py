@@ -130,6 +130,35 @@ def test_easy_level_is_weak_and_documented(win_in_one, trap):
     assert "e8-f8" in {str(s.move) for s in player.last_analysis}
 
 
+def test_easy_draws_its_mistakes_once_a_turn():
+    """In Voldétour a turn is several decisions: each of easy's turns is played whole at
+    random or whole searched, as a turn is in a game of one decision a turn."""
+    game = get("voldetour", pieces="mini")
+    easy = make_player("easy:mistakes=0.5,iterations=4", game, seed=3)
+    other = make_player("random", game, seed=4)
+    asked: dict[int, list[bool]] = {}  # turn -> whether each of its decisions is a mistake
+    turn = [0]
+    real = easy._mistake_turn
+
+    def spy() -> bool:
+        mistaken = real()
+        asked.setdefault(turn[0], []).append(mistaken)
+        return mistaken
+
+    easy._mistake_turn = spy
+    state = game.initial_state()
+    for _ in range(120):
+        if state.outcome is not None:
+            break
+        turn[0] = state.turn
+        player = easy if state.to_move == 0 else other
+        state = state.apply(player.choose(state))
+    turns = list(asked.values())
+    assert all(len(set(kinds)) == 1 for kinds in turns)  # one draw for the whole turn
+    assert sum(len(kinds) >= 2 for kinds in turns) >= 3  # turns of several decisions
+    assert {kinds[0] for kinds in turns} == {True, False}
+
+
 def test_analyse_returns_sorted_stats(mini):
     player = make_player("mcts:iterations=80", mini, seed=1)
     stats = player.analyse(mini.initial_state(), top=5)

@@ -249,9 +249,11 @@ class Level:
     ``solver_depth``).  ``rule_guard``: refuse a move that loses by a rule
     the player could have obeyed (:class:`~tablier.ai.tactics.RuleGuard`,
     at most ``rule_nodes`` positions per decision); on at every level.
-    ``mistakes``: the share of decisions played at random, without search, among
-    the moves the tactical filter keeps (after a win in one is taken); ``easy``
-    uses it to stay beatable while its other moves are sound.
+    ``mistakes``: the share of the player's turns played at random, without search,
+    each decision among the moves the tactical filter keeps (after a win in one is
+    taken); drawn once a turn, so that in a game whose turn is several decisions
+    (Voldétour) a turn is played whole at random or whole searched, as in a game of one
+    decision a turn; ``easy`` uses it to stay beatable while its other moves are sound.
     ``proof_depth``: where the game has a compiled proof search
     (:attr:`Knowledge.prove <tablier.ai.knowledge.Knowledge.prove>`: Volo's, XoBo's,
     Voldétour's to three decisions) and
@@ -321,10 +323,11 @@ LEVELS: dict[str, Level] = {
         tactics=False,
         mistakes=0.3,
         reuse=False,
-        config=MCTSConfig(decisive=False, solver=False, turn_prior=False),
+        config=MCTSConfig(decisive=False, solver=False),
     ),
-    # medium searches decision by decision, as calibrated (docs/ai.md, "The levels")
-    "medium": Level(iterations=300, seconds=0.5, config=MCTSConfig(turn_prior=False)),
+    # easy and medium rank a turn's decisions by the turn prior too, in the games that have
+    # one (Voldétour), as calibrated against the beginner (docs/ai.md, "The levels")
+    "medium": Level(iterations=300, seconds=0.5),
     # hard's three-decision steps go through the compiled proof search where the game has
     # one (the same answers, ten to fifty times cheaper: its checks fit its time on a
     # starved machine, docs/ai-strength.md)
@@ -372,11 +375,17 @@ class MCTSPlayer(Player):
         #: The positions this player's game has been in at its decisions and after them
         #: (keys of the game's ``position_key``), for ``repeat_draw``.
         self._seen: set[Hashable] = set()
+        #: The position after this player's last decision where its turn went on (else
+        #: None), and whether that turn is one of its ``mistakes`` (None: not drawn yet).
+        self._after: State[Any] | None = None
+        self._mistaken: bool | None = None
 
     def reset(self) -> None:
         """Drop the search tree and the positions seen (a new game)."""
         self._tree = None
         self._seen = set()
+        self._after = None
+        self._mistaken = None
 
     def remember(self, state: State[Any]) -> None:
         """Add ``state`` to the positions seen, with ``repeat_draw`` and a game that keys
@@ -419,10 +428,22 @@ class MCTSPlayer(Player):
         move, a game's positions as it sees them, for its later searches (a player
         follows one game at a time: :meth:`reset` starts another).
         """
+        if self._after is None or state != self._after:
+            self._mistaken = None  # a turn of its own starts: a mistake is drawn for it anew
         self.remember(state)
         move = self._choose(state, progress)
-        self.remember(state.apply_unchecked(move))
+        after = state.apply_unchecked(move)
+        self.remember(after)
+        going_on = after.outcome is None and after.to_move == state.to_move
+        self._after = after if going_on else None
         return move
+
+    def _mistake_turn(self) -> bool:
+        """Whether the turn being played is one of the level's ``mistakes`` (drawn at its
+        first decision that gets this far, kept for the turn's other decisions)."""
+        if self._mistaken is None:
+            self._mistaken = self._rng.random() < self.level.mistakes
+        return self._mistaken
 
     def _choose(self, state: State[Any], progress: Progress | None = None) -> Move:
         start, cpu_start = time.perf_counter(), time.process_time()
@@ -444,7 +465,7 @@ class MCTSPlayer(Player):
             safe = [m for m in moves if m not in bad]
             tree.restrict_root(safe if bad and safe else None)
             candidates = safe or moves
-        if level.mistakes > 0 and self._rng.random() < level.mistakes:
+        if level.mistakes > 0 and self._mistake_turn():
             return self._mistake(state, candidates)
         order = _prior_order(state)
         depth, prove = tactical_depth(state, level.solver_depth, level.proof_depth)
