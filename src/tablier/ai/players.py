@@ -323,11 +323,10 @@ LEVELS: dict[str, Level] = {
         tactics=False,
         mistakes=0.3,
         reuse=False,
-        config=MCTSConfig(decisive=False, solver=False),
+        config=MCTSConfig(decisive=False, solver=False, turn_prior=False),
     ),
-    # easy and medium rank a turn's decisions by the turn prior too, in the games that have
-    # one (Voldétour), as calibrated against the beginner (docs/ai.md, "The levels")
-    "medium": Level(iterations=300, seconds=0.5),
+    # medium searches decision by decision, as calibrated (docs/ai.md, "The levels")
+    "medium": Level(iterations=300, seconds=0.5, config=MCTSConfig(turn_prior=False)),
     # hard's three-decision steps go through the compiled proof search where the game has
     # one (the same answers, ten to fifty times cheaper: its checks fit its time on a
     # starved machine, docs/ai-strength.md)
