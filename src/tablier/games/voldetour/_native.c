@@ -1269,7 +1269,8 @@ static double stuck(const PS *ps, const St *s, int player) {
     return 0.6 * (double)(1 + turns_completed(s, player)) / 3;
 }
 
-/* ai._LORD (set by ai._set_lord_weight, for benchmarks that compare weights) */
+/* ai._LORD: ai.py sets it when it loads this core (and ai._set_lord_weight, for the
+   benchmarks that compare weights) */
 static double lord_weight = 2.0;
 
 /* ai._near: a path distance on a scale where a step near the goal counts more */
@@ -1283,7 +1284,7 @@ static double evaluate(const PS *ps, const St *s, const Bd *b) {
     double race = near_scale(d1) - near_scale(d0);
     /* ai._LORD: the Lords' own squares to the enemy tower count beside the path distances */
     race += lord_weight * (manhattan(ps, s->lords[1 - p], ps->towers[p]) -
-                    manhattan(ps, s->lords[p], ps->towers[1 - p]));
+                           manhattan(ps, s->lords[p], ps->towers[1 - p]));
     double st = stuck(ps, s, 1 - p) - stuck(ps, s, p);
     double value = 0.5 * tanh(0.2 * race + st) + 0.5 * race / 40 + 0.5 * st;
     return value < -1.0 ? -1.0 : value > 1.0 ? 1.0 : value;

@@ -636,5 +636,6 @@ def switch(compiled: bool) -> None:
 
 
 if rules._native is not None:
+    rules._native.set_lord_weight(_LORD)  # one weight, written here
     register(__name__, switch)
     switch(True)
