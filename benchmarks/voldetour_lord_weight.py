@@ -24,9 +24,11 @@ import json
 import sys
 from typing import Any
 
+from tablier.ai.arena import read_results, summarise
 from tablier.ai.match import play_game
 from tablier.ai.players import Player, Progress, make_player
 from tablier.ai.sprt import pair_counts, sprt
+from tablier.core.errors import TablierError
 from tablier.core.game import Game, Move, State
 from tablier.games import get
 from tablier.games.voldetour import ai
@@ -62,22 +64,15 @@ def _weights(a: float, b: float) -> Any:
 
 
 def _summary(paths: list[str], elo1: float) -> int:
-    records: list[dict[str, Any]] = []
-    for path in paths:
-        with open(path, encoding="utf-8") as lines:
-            records.extend(json.loads(line) for line in lines if line.strip())
+    records = [record for path in paths for record in read_results(path)]
     if not records:
         print("error: no games in the files", file=sys.stderr)
         return 2
-    records.sort(key=lambda r: r["index"])
-    wins = sum(r["score_a"] == 1.0 for r in records)
-    draws = sum(r["score_a"] == 0.5 for r in records)
-    losses = len(records) - wins - draws
+    match = summarise(records)
     capped = sum(r["reason"] == "move-limit" for r in records)
-    score = sum(r["score_a"] for r in records) / len(records)
     print(
-        f"{records[0]['first'].split('#')[0]}: A +{wins} ={draws} -{losses}"
-        f" ({100 * score:.1f}%) over {len(records)} games, {capped} at the decision limit"
+        f"{records[0]['first'].split('#')[0]}: A +{match.wins} ={match.draws} -{match.losses}"
+        f" ({100 * match.score:.1f}%) over {match.games} games, {capped} at the decision limit"
     )
     result = sprt(pair_counts(records), 0.0, elo1)
     print(
@@ -104,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.summary:
         try:
             return _summary(args.summary, args.elo1)
-        except (OSError, ValueError, KeyError) as error:
+        except (TablierError, KeyError) as error:
             print(f"error: cannot read the records: {error}", file=sys.stderr)
             return 2
     game = get("voldetour", pieces=args.pieces)
