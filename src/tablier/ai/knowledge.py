@@ -40,7 +40,8 @@ name in it is optional:
     faster than the search loop can.  It plays on from ``state`` for at most
     ``limit`` plies (fewer when the game ends), choosing moves as the search's
     own playout would with this knowledge (``playout_policy``; else weighted
-    by ``move_prior`` when ``weighted``; else uniform), with its own random
+    by ``move_prior`` to the power ``PLAYOUT_POWER`` when ``weighted``; else
+    uniform), with its own random
     generator seeded by ``seed`` (``0 <= seed < 2**64``).  It returns the
     reward for player 0 (the outcome's score if the game ended; else, when
     ``cutoff``, the evaluation of the last state mapped to ``[0, 1]`` as
@@ -117,6 +118,12 @@ name in it is optional:
 ``PLAYOUT_DEPTH: int``
     How many plies a cut-off playout runs before the evaluation (default 6).
 
+``PLAYOUT_POWER: float``
+    A weighted playout draws each move with a chance in proportion to its
+    ``move_prior`` to this power (default 1; above 1 the playouts follow the
+    prior's favourites more closely: Voldétour's 3 makes them run the
+    leapfrog race, docs/ai.md "Playouts that run the race").
+
 When the game declares none (``knowledge()`` returns ``None``, the default),
 :class:`Knowledge` falls back to uniform random playouts to the end of the
 game and no evaluation.
@@ -176,6 +183,7 @@ class Knowledge:
     defences: Defences | None = None
     position_key: Callable[[State[Any]], Hashable | None] | None = None
     playout_depth: int = DEFAULT_PLAYOUT_DEPTH
+    playout_power: float = 1.0
     source: str | None = None
 
     @classmethod
@@ -194,6 +202,7 @@ class Knowledge:
             defences=getattr(module, "defences", None),
             position_key=getattr(module, "position_key", None),
             playout_depth=int(getattr(module, "PLAYOUT_DEPTH", DEFAULT_PLAYOUT_DEPTH)),
+            playout_power=float(getattr(module, "PLAYOUT_POWER", 1.0)),
             source=getattr(module, "__name__", type(module).__name__),
         )
 

@@ -572,6 +572,7 @@ class MCTS:
         knowledge = self.knowledge
         policy = knowledge.playout_policy
         prior = knowledge.move_prior if self.config.weighted_playouts else None
+        power = knowledge.playout_power
         plies = 0
         while state.outcome is None and plies < limit:
             move = policy(state, rng) if policy is not None else None
@@ -579,6 +580,8 @@ class MCTS:
                 moves = state.legal_moves()
                 if prior is not None:
                     weights = prior(state, moves)
+                    if power != 1.0:
+                        weights = [w**power for w in weights]
                     move = (
                         rng.choices(moves, weights=weights)[0]
                         if sum(weights) > 0

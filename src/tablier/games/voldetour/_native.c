@@ -1921,6 +1921,10 @@ typedef struct {
     CMove m;
 } Played;
 
+/* ai.PLAYOUT_POWER: ai.py sets it when it loads this core.  A weighted playout draws each
+   decision with a chance in proportion to its prior to this power. */
+static double playout_power = 1.0;
+
 /* playout(cap, state, seed, limit, weighted, cutoff, repetition, max_turns) */
 static PyObject *py_playout(PyObject *self, PyObject *args) {
     PyObject *cap, *state, *seedo;
@@ -1965,7 +1969,8 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
             prior_ctx(ps, &s, &b, &c);
             double total = 0.0;
             for (int j = 0; j < n; j++) {
-                total += prior_of(ps, &s, &c, &buf[j]);
+                double w = prior_of(ps, &s, &c, &buf[j]);
+                total += playout_power == 1.0 ? w : pow(w, playout_power);
                 cum[j] = total;
             }
             if (total > 0) {
@@ -2036,10 +2041,25 @@ static PyObject *py_set_lord_weight(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(previous);
 }
 
+static PyObject *py_set_playout_power(PyObject *self, PyObject *args) {
+    double p;
+    if (!PyArg_ParseTuple(args, "d", &p)) return NULL;
+    if (!(p > 0.0 && p <= 16.0)) {
+        PyErr_SetString(PyExc_ValueError, "the playout power must be within 0 and 16");
+        return NULL;
+    }
+    double previous = playout_power;
+    playout_power = p;
+    return PyFloat_FromDouble(previous);
+}
+
 static PyMethodDef methods[] = {
     {"set_lord_weight", py_set_lord_weight, METH_VARARGS,
      "set_lord_weight(weight) -> float: set the evaluation's Lord weight (ai._LORD); the\n"
      "previous one."},
+    {"set_playout_power", py_set_playout_power, METH_VARARGS,
+     "set_playout_power(power) -> float: set the power of the weighted playouts' priors\n"
+     "(ai.PLAYOUT_POWER, 0 < power <= 16); the previous one."},
     {"init", py_init, METH_VARARGS,
      "init(vstate_type, unset, move_cls, stride, board, towers, tower_height, stairs, kinds,\n"
      "orientations, put_blocks, put_stairs, take_blocks, take_stair, end, pass_)\n"

@@ -63,6 +63,7 @@ __all__ = [
     "BLOCKED",
     "LEVEL",
     "PLAYOUT_DEPTH",
+    "PLAYOUT_POWER",
     "SLOPE",
     "STEP",
     "defences",
@@ -81,6 +82,14 @@ __all__ = [
 
 #: Decisions of a cut-off playout before :func:`evaluate` scores it (a turn is several).
 PLAYOUT_DEPTH = 8
+
+#: A weighted playout draws each decision with a chance in proportion to its
+#: :func:`move_prior` to this power (the ``PLAYOUT_POWER`` of :mod:`tablier.ai.knowledge`):
+#: the playouts then run the leapfrog race as the priors play it, and the evaluation at
+#: their end scores the race; drawn in proportion to the prior itself, they spent their
+#: decisions on puts and stairs that read as gains, and ten times the simulations made
+#: the search weaker (docs/ai.md, "Playouts that run the race").
+PLAYOUT_POWER = 3.0
 
 #: Costs of :func:`path_distance`: a Lord step, a level to build under a square, a slope.
 STEP = 1
@@ -432,7 +441,8 @@ def playout(
     (or cannot take the state: a turn number beyond 2**62).
 
     At most ``limit`` decisions, stopping at the end of the game; each decision
-    drawn uniformly, or weighted by :func:`move_prior` when ``weighted``, from
+    drawn uniformly, or, when ``weighted``, with a chance in proportion to its
+    :func:`move_prior` to the power :data:`PLAYOUT_POWER`, from
     the compiled core's own generator seeded with ``seed`` (``0 <= seed <
     2**64``; the same seed gives the same playout).  Returns the reward for
     Black (the outcome's score; else, with ``cutoff``, ``(v + 1) / 2`` with
@@ -637,5 +647,6 @@ def switch(compiled: bool) -> None:
 
 if rules._native is not None:
     rules._native.set_lord_weight(_LORD)  # one weight, written here
+    rules._native.set_playout_power(PLAYOUT_POWER)  # and one power
     register(__name__, switch)
     switch(True)
