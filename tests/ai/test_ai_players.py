@@ -112,8 +112,9 @@ def test_mcts_player_deterministic_and_reuses_tree(mini):
 def test_easy_level_is_weak_and_documented(win_in_one, trap):
     easy = LEVELS["easy"]
     assert not easy.tactics and 0 < easy.mistakes < 1 and easy.iterations <= 50
-    # easy and medium search decision by decision, as calibrated; hard looks turns through
-    assert not easy.config.turn_prior and not LEVELS["medium"].config.turn_prior
+    # easy searches decision by decision, as calibrated; from medium up the search looks
+    # each action to its end (docs/ai.md, "The levels")
+    assert not easy.config.turn_prior and LEVELS["medium"].config.turn_prior
     assert LEVELS["hard"].config.turn_prior and LEVELS["expert"].config.turn_prior
     assert LEVELS["hard"].seconds <= 2.0
     # Beatable by a beginner: over a few seeds it misses a win in one and walks into a loss.

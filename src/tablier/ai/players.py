@@ -325,8 +325,9 @@ LEVELS: dict[str, Level] = {
         reuse=False,
         config=MCTSConfig(decisive=False, solver=False, turn_prior=False),
     ),
-    # medium searches decision by decision, as calibrated (docs/ai.md, "The levels")
-    "medium": Level(iterations=300, seconds=0.5, config=MCTSConfig(turn_prior=False)),
+    # medium looks each action to its end with the game's turn prior, as calibrated since
+    # Voldétour's playouts run the race (docs/ai.md, "The levels")
+    "medium": Level(iterations=300, seconds=0.5),
     # hard's three-decision steps go through the compiled proof search where the game has
     # one (the same answers, ten to fifty times cheaper: its checks fit its time on a
     # starved machine, docs/ai-strength.md)
