@@ -41,8 +41,8 @@ name in it is optional:
     ``limit`` plies (fewer when the game ends), choosing moves as the search's
     own playout would with this knowledge (``playout_policy``; else weighted
     by ``move_prior`` to the power ``PLAYOUT_POWER`` when ``weighted``; else
-    uniform), with its own random
-    generator seeded by ``seed`` (``0 <= seed < 2**64``).  It returns the
+    uniform), with its own random generator seeded by ``seed`` (``0 <= seed
+    < 2**64``).  It returns the
     reward for player 0 (the outcome's score if the game ended; else, when
     ``cutoff``, the evaluation of the last state mapped to ``[0, 1]`` as
     :meth:`Knowledge.value` does; else 0.5) and the moves played as
