@@ -208,6 +208,16 @@ def test_weighted_playouts_follow_the_prior_to_its_power():
     finally:
         rules._native.set_playout_power(previous)
     assert sharp > plain + 0.05, (plain, sharp)  # 0.60 and 0.74 when written
+    # A whole power is a few multiplications, any other one a call to pow(): the two agree.
+    for whole in (2.0, 3.0, 5.0):
+        paths = []
+        for power in (whole, whole + 1e-9):
+            rules._native.set_playout_power(power)
+            try:
+                paths.append([ai.playout(s, 91 + j, 16, True, True) for j, s in enumerate(starts)])
+            finally:
+                rules._native.set_playout_power(previous)
+        assert paths[0] == paths[1], whole
     for bad in (0.0, -1.0, 17.0, float("nan")):
         with pytest.raises(ValueError):
             rules._native.set_playout_power(bad)
