@@ -33,7 +33,7 @@ name in it is optional:
 ``playout_policy(state, rng) -> Move | None``
     The move to play in a playout from ``state`` (``rng`` is a
     :class:`random.Random`); ``None`` means "fall back to the default"
-    (uniform, or weighted by ``move_prior``).
+    (uniform, or weighted by ``move_prior`` to the power ``PLAYOUT_POWER``).
 
 ``playout(state, seed, limit, weighted, cutoff) -> (reward, played) | None``
     A whole playout in one call, for games whose compiled core plays them
@@ -42,13 +42,12 @@ name in it is optional:
     own playout would with this knowledge (``playout_policy``; else weighted
     by ``move_prior`` to the power ``PLAYOUT_POWER`` when ``weighted``; else
     uniform), with its own random generator seeded by ``seed`` (``0 <= seed
-    < 2**64``).  It returns the
-    reward for player 0 (the outcome's score if the game ended; else, when
-    ``cutoff``, the evaluation of the last state mapped to ``[0, 1]`` as
-    :meth:`Knowledge.value` does; else 0.5) and the moves played as
-    ``(mover, move)`` pairs, which feed RAVE.  ``None`` means "not available
-    now" (the compiled core is switched off): the search plays the playout
-    itself.
+    < 2**64``).  It returns the reward for player 0 (the outcome's score if
+    the game ended; else, when ``cutoff``, the evaluation of the last state
+    mapped to ``[0, 1]`` as :meth:`Knowledge.value` does; else 0.5) and the
+    moves played as ``(mover, move)`` pairs, which feed RAVE.  ``None`` means
+    "not available now" (the compiled core is switched off): the search plays
+    the playout itself.
 
 ``forced_win(state, nodes, seconds) -> Sequence[Move] | None``
     A game's own proof search for forced wins too deep for the generic solver
