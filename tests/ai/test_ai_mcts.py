@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from tablier.ai.mcts import MCTS, MCTSConfig
+from tablier.ai.mcts import MCTS, MCTSConfig, _best_child_py, _Node
 from tablier.ai.solver import Solver
 from tablier.core.errors import GameOverError, TablierError
 from tablier.games import get
@@ -327,3 +329,32 @@ def test_a_contempt_makes_a_repetition_worse_than_a_draw_for_the_player_searchin
     for bad in (-0.1, 0.6, float("nan")):
         with pytest.raises(TablierError, match="repeat_contempt"):
             MCTSConfig(repeat_contempt=bad)
+
+
+def _child(mean: float, visits: int) -> _Node:
+    child = _Node(object(), None, 0, 0.0)
+    child.n, child.w = visits, mean * visits
+    return child
+
+
+def test_stretched_means_follow_the_better_child_where_values_bunch():
+    # a won race: both means near 1, the better one visited more; exploration 0.7 would
+    # follow the other (its bonus outweighs 0.03 of mean), stretched it follows the better
+    better, other = _child(0.97, 600), _child(0.94, 200)
+    args = (0.5, math.log(801), 0.7, 0.0, False, 300.0)
+    assert _best_child_py([better, other], *args) is other
+    assert _best_child_py([better, other], *args, True) is better
+    # means all alike are left as they are; a proven loss is neither followed nor counted
+    same = [_child(0.9, 10), _child(0.9, 5)]
+    assert _best_child_py(same, *args, True) is _best_child_py(same, *args)
+    lost = _child(0.0, 50)
+    lost.proven = 0.0
+    assert _best_child_py([lost, better, other], *args, True) is better
+
+
+def test_stretched_means_search_to_the_same_wins(mini):
+    config = MCTSConfig(normalize=True)
+    for state, _depth, winners in _tree_positions(1, 3, 4):
+        assert MCTS(state, seed=1, config=config).search(iterations=1000) in winners
+    start = mini.initial_state()
+    assert MCTS(start, seed=1, config=config).search(iterations=200) in start.legal_moves()

@@ -59,6 +59,7 @@ def test_selection_and_proofs_are_the_python_ones() -> None:
             rng.choice((0.0, 1.0, rng.uniform(0, 3))),
             rng.random() < 0.8,
             rng.choice((300.0, rng.uniform(1, 1000))),
+            rng.random() < 0.5,
         )
         assert native.select(children, *args) is _best_child_py(children, *args)
         assert native.proof(children) == _proof_py(children)
@@ -70,12 +71,12 @@ def test_selection_and_proofs_are_the_python_ones() -> None:
         node.n = rng.choice((0, rng.randrange(1, 10**5)))
         node.w = rng.uniform(0, node.n)
         some = rng.choice((None, node.children[: rng.randint(1, len(node.children))]))
-        args = (1.0, rng.random(), rng.random() < 0.5, 300.0)
+        args = (1.0, rng.random(), rng.random() < 0.5, 300.0, rng.random() < 0.5)
         assert native.descend(node, some, *args) is _descend_py(node, some, *args)
     lost = _children(rng, 5)
     for child in lost:
         child.proven = 0.0
-    assert native.select(lost, 0.5, 1.0, 0.7, 1.0, True, 300.0) is lost[0]
+    assert native.select(lost, 0.5, 1.0, 0.7, 1.0, True, 300.0, True) is lost[0]
     assert native.proof(lost) == 0.0 and native.proof([]) is None
 
 
@@ -226,7 +227,7 @@ def test_all_moves_as_first_looks_up_either_way() -> None:
 def test_bad_input_raises_instead_of_crashing() -> None:
     assert native is not None
     good = _children(random.Random(1), 3)
-    args = (0.5, 1.0, 0.7, 1.0, True, 300.0)
+    args = (0.5, 1.0, 0.7, 1.0, True, 300.0, False)
     with pytest.raises(TypeError):
         native.select(tuple(good), *args)
     with pytest.raises(TypeError):
@@ -240,13 +241,13 @@ def test_bad_input_raises_instead_of_crashing() -> None:
     with pytest.raises(TypeError):
         native.proof(None)
     with pytest.raises(TypeError):
-        native.descend(good[0], None, 1.0, 1.0, True, 300.0)  # no children yet
+        native.descend(good[0], None, 1.0, 1.0, True, 300.0, False)  # no children yet
     with pytest.raises(TypeError):
-        native.descend("node", None, 1.0, 1.0, True, 300.0)
+        native.descend("node", None, 1.0, 1.0, True, 300.0, False)
     bare = _Node(None, None, None, 1.0)
     bare.children = []
     with pytest.raises(ValueError):
-        native.descend(bare, None, 1.0, 1.0, True, 300.0)
+        native.descend(bare, None, 1.0, 1.0, True, 300.0, False)
     state = TreeGame().initial_state()
     moves = state.legal_moves()
     with pytest.raises(TypeError):

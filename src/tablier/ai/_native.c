@@ -138,18 +138,19 @@ static PyObject *bind(PyObject *module, PyObject *cls) {
 }
 
 PyDoc_STRVAR(select_doc,
-             "select(children, parent_mean, log_n, exploration, bias, rave, rave_k)\n--\n\n"
+             "select(children, parent_mean, log_n, exploration, bias, rave, rave_k, normalize)\n--\n\n"
              "The child to follow: a proven win at once, never a proven loss, else the best\n"
              "score ``q + exploration * sqrt(log_n / (n + 1)) + bias * prior / (n + 1)``, with\n"
-             "``q`` blended with the all-moves-as-first mean when ``rave``; the first child\n"
-             "when every one is a proven loss.");
+             "``q`` blended with the all-moves-as-first mean when ``rave`` and, with\n"
+             "``normalize``, the children's ``q`` stretched to [0, 1] where they differ; the\n"
+             "first child when every one is a proven loss.");
 
 static PyObject *best_child(PyObject *children, double parent_mean, double log_n, double c,
-                            double bias, int rave, double k);
+                            double bias, int rave, double k, int normalize);
 
 static PyObject *select_child(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7) {
-        PyErr_Format(PyExc_TypeError, "select() takes 7 arguments (%zd given)", nargs);
+    if (nargs != 8) {
+        PyErr_Format(PyExc_TypeError, "select() takes 8 arguments (%zd given)", nargs);
         return NULL;
     }
     PyObject *children = args[0];
@@ -162,52 +163,68 @@ static PyObject *select_child(PyObject *module, PyObject *const *args, Py_ssize_
     double bias = PyFloat_AsDouble(args[4]);
     int rave = PyObject_IsTrue(args[5]);
     double k = PyFloat_AsDouble(args[6]);
+    int normalize = PyObject_IsTrue(args[7]);
     if (PyErr_Occurred()) {
         return NULL;
     }
-    return best_child(children, parent_mean, log_n, c, bias, rave, k);
+    return best_child(children, parent_mean, log_n, c, bias, rave, k, normalize);
 }
+
+/* What best_child() reads of a child: its mean (NAN for a proven loss), visits, prior. */
+typedef struct {
+    double q, n, prior;
+} Seen;
+
+/* mcts._FLAT: means closer than this are not stretched */
+static const double FLAT = 1e-9;
 
 /* The loop of select(): `children` is a checked list of nodes. */
 static PyObject *best_child(PyObject *children, double parent_mean, double log_n, double c,
-                            double bias, int rave, double k) {
+                            double bias, int rave, double k, int normalize) {
     Py_ssize_t size = PyList_GET_SIZE(children);
     if (size == 0) {
         PyErr_SetString(PyExc_ValueError, "select() needs at least one child");
         return NULL;
     }
-    PyObject *best = NULL;
-    double best_score = -INFINITY;
+    Seen few[256];
+    Seen *seen = size <= 256 ? few : PyMem_Malloc((size_t)size * sizeof(Seen));
+    if (seen == NULL) {
+        return PyErr_NoMemory();
+    }
+    PyObject *result = NULL;
+    double lo = INFINITY, hi = -INFINITY;
     for (Py_ssize_t i = 0; i < size; i++) {
         PyObject *child = PyList_GET_ITEM(children, i);
         int known;
         double proven;
         if (proven_value(child, &known, &proven) < 0) {
-            return NULL;
+            goto done;
         }
         if (known) {
             if (proven == WIN) {
-                return Py_NewRef(child);
+                result = Py_NewRef(child);
+                goto done;
             }
             if (proven == LOSS) {
+                seen[i].q = NAN;
                 continue;
             }
         }
         double n, w = 0.0, prior;  /* w is read only for a visited child */
         if (number(child, F_N, &n) < 0 || (n != 0.0 && number(child, F_W, &w) < 0) ||
             number(child, F_PRIOR, &prior) < 0) {
-            return NULL;
+            goto done;
         }
         double q = n != 0.0 ? w / n : parent_mean;
         if (rave) {
             double an;
             if (number(child, F_AN, &an) < 0) {
-                return NULL;
+                goto done;
             }
             if (an != 0.0) {
                 double aw;
                 if (number(child, F_AW, &aw) < 0) {
-                    return NULL;
+                    goto done;
                 }
                 double amaf = aw / an;
                 /* Python: an / (an + n + n * an / k), the sums exact on ints */
@@ -215,16 +232,37 @@ static PyObject *best_child(PyObject *children, double parent_mean, double log_n
                 q = (1.0 - beta) * q + beta * amaf;
             }
         }
-        double score = q + c * sqrt(log_n / (n + 1.0)) + bias * prior / (n + 1.0);
+        seen[i] = (Seen){q, n, prior};
+        if (q < lo) lo = q;
+        if (q > hi) hi = q;
+    }
+    double base = 0.0, span = 1.0;
+    if (normalize && hi - lo > FLAT) {
+        base = lo;
+        span = hi - lo;
+    }
+    double best_score = -INFINITY;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        if (isnan(seen[i].q)) {
+            continue;
+        }
+        double n = seen[i].n;
+        double score = (seen[i].q - base) / span + c * sqrt(log_n / (n + 1.0)) +
+                       bias * seen[i].prior / (n + 1.0);
         if (score > best_score) {
             best_score = score;
-            best = child;
+            result = PyList_GET_ITEM(children, i);
         }
     }
-    if (best == NULL) {
-        best = PyList_GET_ITEM(children, 0);
+    if (result == NULL) {
+        result = PyList_GET_ITEM(children, 0);
     }
-    return Py_NewRef(best);
+    Py_INCREF(result);
+done:
+    if (seen != few) {
+        PyMem_Free(seen);
+    }
+    return result;
 }
 
 PyDoc_STRVAR(proof_doc,
@@ -264,14 +302,14 @@ static PyObject *proof(PyObject *module, PyObject *children) {
 }
 
 PyDoc_STRVAR(descend_doc,
-             "descend(node, children, exploration, bias, rave, rave_k)\n--\n\n"
+             "descend(node, children, exploration, bias, rave, rave_k, normalize)\n--\n\n"
              "select() among ``children`` (None: all of ``node``'s), with the parent's mean\n"
              "and ``log(n + 1)`` taken from ``node``: its mean for the player deciding there\n"
              "(0.5 at the root or before any visit).");
 
 static PyObject *descend(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 6) {
-        PyErr_Format(PyExc_TypeError, "descend() takes 6 arguments (%zd given)", nargs);
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError, "descend() takes 7 arguments (%zd given)", nargs);
         return NULL;
     }
     PyObject *node = args[0], *children = args[1];
@@ -279,6 +317,7 @@ static PyObject *descend(PyObject *module, PyObject *const *args, Py_ssize_t nar
     double bias = PyFloat_AsDouble(args[3]);
     int rave = PyObject_IsTrue(args[4]);
     double k = PyFloat_AsDouble(args[5]);
+    int normalize = PyObject_IsTrue(args[6]);
     if (PyErr_Occurred()) {
         return NULL;
     }
@@ -324,7 +363,8 @@ static PyObject *descend(PyObject *module, PyObject *const *args, Py_ssize_t nar
         }
         parent_mean = same ? w / n : 1.0 - w / n;
     }
-    PyObject *best = best_child(children, parent_mean, log(n + 1.0), c, bias, rave, k);
+    PyObject *best =
+        best_child(children, parent_mean, log(n + 1.0), c, bias, rave, k, normalize);
     Py_DECREF(children);
     return best;
 }

@@ -13,6 +13,7 @@ def select(
     bias: float,
     rave: bool,
     rave_k: float,
+    normalize: bool,
     /,
 ) -> _N: ...
 def descend(
@@ -22,6 +23,7 @@ def descend(
     bias: float,
     rave: bool,
     rave_k: float,
+    normalize: bool,
     /,
 ) -> _N: ...
 def proof(children: list[Any], /) -> float | None: ...

@@ -63,6 +63,8 @@ __all__ = ["MCTS", "MCTSConfig", "MoveStat", "SearchProgress"]
 _LOSS = 0.0
 _DRAW = 0.5
 _WIN = 1.0
+#: Children's means closer than this are not stretched by ``normalize`` (all alike).
+_FLAT = 1e-9
 #: ``_Node.ranked``: children in the game's order; ranked by the move prior; by the turn prior.
 _UNRANKED, _BY_PRIOR, _BY_TURN = 0, 1, 2
 
@@ -75,6 +77,9 @@ class MCTSConfig:
     prior_bias: float = 1.0
     rave: bool = True
     rave_k: float = 300.0
+    # the children's means stretched to [0, 1] before the exploration term is added, where
+    # they bunch together (a won race's values all near 1: docs/ai.md, "Stretched means")
+    normalize: bool = False
     solver: bool = True
     decisive: bool = True
     cutoff: bool = True
@@ -177,16 +182,23 @@ def _best_child_py(
     bias: float,
     rave: bool,
     k: float,
+    normalize: bool = False,
 ) -> _Node:
-    """The child to follow (see :meth:`MCTS._select`); the reference of the compiled one."""
-    best = None
-    best_score = -math.inf
+    """The child to follow (see :meth:`MCTS._select`); the reference of the compiled one.
+
+    Each child's mean ``q`` (the parent's for an unvisited child, blended with the
+    all-moves-as-first mean when ``rave``) scores ``q + c * sqrt(log_n / (n + 1)) + bias *
+    prior / (n + 1)``; with ``normalize`` the means of the children not proven lost are
+    first stretched to ``[0, 1]`` (``(q - lo) / (hi - lo)``, when they differ).
+    """
+    means: list[float | None] = []
     for child in children:
         proven = child.proven
         if proven is not None:
             if proven == _WIN:
                 return child
             if proven == _LOSS:
+                means.append(None)
                 continue
         n = child.n
         q = child.w / n if n else parent_mean
@@ -194,7 +206,19 @@ def _best_child_py(
             amaf = child.aw / child.an
             beta = child.an / (child.an + n + n * child.an / k)
             q = (1.0 - beta) * q + beta * amaf
-        score = q + c * math.sqrt(log_n / (n + 1)) + bias * child.prior / (n + 1)
+        means.append(q)
+    lo, span = 0.0, 1.0
+    if normalize:
+        known = [q for q in means if q is not None]
+        if known and max(known) - min(known) > _FLAT:
+            lo, span = min(known), max(known) - min(known)
+    best = None
+    best_score = -math.inf
+    for child, q in zip(children, means, strict=True):
+        if q is None:
+            continue
+        n = child.n
+        score = (q - lo) / span + c * math.sqrt(log_n / (n + 1)) + bias * child.prior / (n + 1)
         if score > best_score:
             best_score = score
             best = child
@@ -210,6 +234,7 @@ def _descend_py(
     bias: float,
     rave: bool,
     k: float,
+    normalize: bool = False,
 ) -> _Node:
     """The child of ``node`` to follow, among ``children`` (None: all of them).
 
@@ -227,7 +252,7 @@ def _descend_py(
     else:
         parent_mean = 1.0 - node.w / node.n
     return _best_child_py(
-        own if children is None else children, parent_mean, log_n, c, bias, rave, k
+        own if children is None else children, parent_mean, log_n, c, bias, rave, k, normalize
     )
 
 
@@ -540,7 +565,9 @@ class MCTS:
             width = self._width(node.n)
             if width < len(pool):
                 allowed = pool[:width]
-        return _descend(node, allowed, cfg.exploration, cfg.prior_bias, cfg.rave, cfg.rave_k)
+        return _descend(
+            node, allowed, cfg.exploration, cfg.prior_bias, cfg.rave, cfg.rave_k, cfg.normalize
+        )
 
     def _playout_hook(self, state: State[Any]) -> Playout | None:
         """The game's whole-playout hook when it is available now, else None.
