@@ -209,16 +209,16 @@ def _best_child_py(
         means.append(q)
     lo, span = 0.0, 1.0
     if normalize:
-        known = [q for q in means if q is not None]
+        known = [mean for mean in means if mean is not None]
         if known and max(known) - min(known) > _FLAT:
             lo, span = min(known), max(known) - min(known)
     best = None
     best_score = -math.inf
-    for child, q in zip(children, means, strict=True):
-        if q is None:
+    for child, mean in zip(children, means, strict=True):
+        if mean is None:
             continue
         n = child.n
-        score = (q - lo) / span + c * math.sqrt(log_n / (n + 1)) + bias * child.prior / (n + 1)
+        score = (mean - lo) / span + c * math.sqrt(log_n / (n + 1)) + bias * child.prior / (n + 1)
         if score > best_score:
             best_score = score
             best = child
