@@ -208,10 +208,11 @@ def _best_child_py(
             q = (1.0 - beta) * q + beta * amaf
         means.append(q)
     lo, span = 0.0, 1.0
-    if normalize:
-        known = [mean for mean in means if mean is not None]
-        if known and max(known) - min(known) > _FLAT:
-            lo, span = min(known), max(known) - min(known)
+    known = [mean for mean in means if mean is not None] if normalize else []
+    if known:
+        least, most = min(known), max(known)
+        if most - least > _FLAT:
+            lo, span = least, most - least
     best = None
     best_score = -math.inf
     for child, mean in zip(children, means, strict=True):
