@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -350,6 +351,23 @@ def test_stretched_means_follow_the_better_child_where_values_bunch():
     lost = _child(0.0, 50)
     lost.proven = 0.0
     assert _best_child_py([lost, better, other], *args, True) is better
+
+
+def test_stretched_means_are_the_games_choice_where_the_config_leaves_it(mini):
+    from tablier.ai.knowledge import Knowledge, knowledge_for
+
+    # Voldétour says yes, Volo and XoBo no; an explicit True or False wins over the game
+    assert knowledge_for(get("voldetour")).normalize is True
+    assert knowledge_for(mini).normalize is False and knowledge_for(get("xobo")).normalize is False
+    start = mini.initial_state()
+    says_yes = replace(knowledge_for(mini), normalize=True)
+    for config, knowledge, stretched in [
+        (MCTSConfig(normalize=None), None, False),
+        (MCTSConfig(normalize=None), says_yes, True),
+        (MCTSConfig(normalize=False), says_yes, False),
+        (MCTSConfig(normalize=True), Knowledge(), True),
+    ]:
+        assert MCTS(start, config=config, knowledge=knowledge)._normalize is stretched
 
 
 def test_stretched_means_search_to_the_same_wins(mini):

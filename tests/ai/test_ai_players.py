@@ -189,6 +189,20 @@ def test_specs_and_errors(mini):
             make_player(bad, mini)
 
 
+def test_normalize_is_yes_no_or_the_games_choice(mini):
+    # hard and expert leave it to the game; a spec may force it either way or give it back
+    assert LEVELS["hard"].config.normalize is None and LEVELS["expert"].config.normalize is None
+    assert LEVELS["medium"].config.normalize is False
+    for text, value in [("yes", True), ("off", False), ("auto", None), (" AUTO ", None)]:
+        player = make_player(f"medium:normalize={text}", mini)
+        assert isinstance(player, MCTSPlayer) and player.level.config.normalize is value
+    for bad in ("hard:normalize=maybe", "hard:normalize=", "hard:normalize=none"):
+        with pytest.raises(TablierError, match="yes, no or auto"):
+            make_player(bad, mini)
+    with pytest.raises(TablierError, match="yes or no"):
+        make_player("hard:rave=auto", mini)
+
+
 def test_no_move_from_a_finished_game(win_in_one):
     done = win_in_one.apply(win_in_one.game.parse_move(win_in_one, "e9-e7"))
     for spec in ("random", "greedy", "medium:" + FAST):

@@ -123,6 +123,12 @@ name in it is optional:
     prior's favourites more closely: Voldétour's 3 makes them run the
     leapfrog race, docs/ai.md "Playouts that run the race").
 
+``NORMALIZE: bool``
+    Whether the levels that leave ``normalize`` to the game (``hard``,
+    ``expert``) stretch a node's children's means to ``[0, 1]`` before the
+    exploration term (default False; Voldétour's True: a won race's values bunch
+    near 1, docs/ai.md "Stretched means").
+
 When the game declares none (``knowledge()`` returns ``None``, the default),
 :class:`Knowledge` falls back to uniform random playouts to the end of the
 game and no evaluation.
@@ -183,6 +189,7 @@ class Knowledge:
     position_key: Callable[[State[Any]], Hashable | None] | None = None
     playout_depth: int = DEFAULT_PLAYOUT_DEPTH
     playout_power: float = 1.0
+    normalize: bool = False
     source: str | None = None
 
     @classmethod
@@ -202,6 +209,7 @@ class Knowledge:
             position_key=getattr(module, "position_key", None),
             playout_depth=int(getattr(module, "PLAYOUT_DEPTH", DEFAULT_PLAYOUT_DEPTH)),
             playout_power=float(getattr(module, "PLAYOUT_POWER", 1.0)),
+            normalize=bool(getattr(module, "NORMALIZE", False)),
             source=getattr(module, "__name__", type(module).__name__),
         )
 

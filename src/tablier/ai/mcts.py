@@ -78,8 +78,9 @@ class MCTSConfig:
     rave: bool = True
     rave_k: float = 300.0
     # the children's means stretched to [0, 1] before the exploration term is added, where
-    # they bunch together (a won race's values all near 1: docs/ai.md, "Stretched means")
-    normalize: bool = False
+    # they bunch together (a won race's values all near 1: docs/ai.md, "Stretched means");
+    # None: the game's NORMALIZE
+    normalize: bool | None = False
     solver: bool = True
     decisive: bool = True
     cutoff: bool = True
@@ -435,6 +436,9 @@ class MCTS:
         self._fast_playout = self._playout_hook(state)
         #: Rank the turn searched for by the game's turn prior (``_expand``, ``_width``).
         self._ranking = self.config.turn_prior and self.knowledge.turn_prior is not None
+        normalize = self.config.normalize
+        #: Stretch the children's means before exploring (``normalize``, else the game's).
+        self._normalize = self.knowledge.normalize if normalize is None else normalize
         self._log_rate = math.log(self.config.widen_rate)
         self.root = _Node(None, state, None, 1.0)
         self._restrict: set[Move] | None = None
@@ -567,7 +571,7 @@ class MCTS:
             if width < len(pool):
                 allowed = pool[:width]
         return _descend(
-            node, allowed, cfg.exploration, cfg.prior_bias, cfg.rave, cfg.rave_k, cfg.normalize
+            node, allowed, cfg.exploration, cfg.prior_bias, cfg.rave, cfg.rave_k, self._normalize
         )
 
     def _playout_hook(self, state: State[Any]) -> Playout | None:

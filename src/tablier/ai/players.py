@@ -19,7 +19,8 @@ Move``.  Build them by name with :func:`make_player`:
 
 A spec may override settings after a colon, e.g. ``hard:iterations=300`` or
 ``mcts:iterations=200,seconds=0.5,tactics=no``; the keys are the fields of
-:class:`Level` and of :class:`~tablier.ai.mcts.MCTSConfig`.
+:class:`Level` and of :class:`~tablier.ai.mcts.MCTSConfig`; ``normalize`` takes
+``yes``, ``no`` or ``auto`` (the game's choice, as ``hard`` and ``expert`` have it).
 
 Every player, ``random`` and ``easy`` included, passes its choice through a
 :class:`~tablier.ai.tactics.RuleGuard`: a move after which the player loses
@@ -330,7 +331,8 @@ LEVELS: dict[str, Level] = {
     "medium": Level(iterations=300, seconds=0.5),
     # hard's three-decision steps go through the compiled proof search where the game has
     # one (the same answers, ten to fifty times cheaper: its checks fit its time on a
-    # starved machine, docs/ai-strength.md)
+    # starved machine, docs/ai-strength.md); hard and expert stretch the children's means
+    # where the game says so (Voldétour's NORMALIZE, docs/ai.md "Stretched means")
     "hard": Level(
         iterations=None,
         seconds=1.7,
@@ -340,7 +342,7 @@ LEVELS: dict[str, Level] = {
         proof_depth=3,
         threat_turn_nodes=2000,
         unstoppable_nodes=1000,
-        config=MCTSConfig(repeat_draw=True),
+        config=MCTSConfig(repeat_draw=True, normalize=None),
     ),
     # expert looks five decisions deep where the game's compiled proof search goes that deep
     # (Volo, XoBo): the lines that decide its games against hard (docs/ai-strength.md)
@@ -353,7 +355,7 @@ LEVELS: dict[str, Level] = {
         proof_depth=5,
         threat_turn_nodes=2000,
         unstoppable_nodes=1000,
-        config=MCTSConfig(repeat_draw=True),
+        config=MCTSConfig(repeat_draw=True, normalize=None),
     ),
 }
 
@@ -907,17 +909,22 @@ def parse_setting(
     nullable: tuple[str, ...],
     integers: tuple[str, ...],
     null_words: tuple[str, ...] = ("none", "off", ""),
+    booleans: tuple[str, ...] = (),
 ) -> Any:
-    """One setting of a player spec: a yes/no when ``current`` is a bool, None for a key of
+    """One setting of a player spec: a yes/no when ``current`` is a bool or the key is one
+    of ``booleans`` (then ``auto`` is None where the key is ``nullable``), None for a key of
     ``nullable`` written as one of ``null_words``, else an int (keys of ``integers``) or a
     float; the callers check the sign."""
     low = text.strip().lower()
-    if isinstance(current, bool):
+    if isinstance(current, bool) or key in booleans:
         if low in ("1", "yes", "true", "on"):
             return True
         if low in ("0", "no", "false", "off"):
             return False
-        raise TablierError(f"setting {key!r} must be yes or no, not {quote(text)}")
+        if key in nullable and key in booleans and low == "auto":
+            return None
+        choices = "yes, no or auto" if key in nullable and key in booleans else "yes or no"
+        raise TablierError(f"setting {key!r} must be {choices}, not {quote(text)}")
     if low in null_words and key in nullable:
         return None
     what = f"setting {key!r}"
@@ -931,7 +938,8 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
         key,
         text,
         current,
-        nullable=("iterations", "seconds", "playout_depth"),
+        nullable=("iterations", "seconds", "playout_depth", "normalize"),
+        booleans=("normalize",),
         integers=(
             "iterations",
             "solver_depth",

@@ -62,6 +62,7 @@ from .rules import VMove, VState, native_tables
 __all__ = [
     "BLOCKED",
     "LEVEL",
+    "NORMALIZE",
     "PLAYOUT_DEPTH",
     "PLAYOUT_POWER",
     "SLOPE",
@@ -90,6 +91,13 @@ PLAYOUT_DEPTH = 8
 #: decisions on puts and stairs that read as gains, and ten times the simulations made
 #: the search weaker (docs/ai.md, "Playouts that run the race").
 PLAYOUT_POWER = 3.0
+
+#: The levels that leave it to the game (``hard``, ``expert``) stretch the children's means
+#: to [0, 1] before exploring (the ``NORMALIZE`` of :mod:`tablier.ai.knowledge`): when a
+#: Lord is far ahead the evaluation saturates, every move reads near 1, the exploration
+#: term decides, and a stranded Lord idled where the move that climbs on was a few
+#: hundredths better (docs/ai.md, "Stretched means").
+NORMALIZE = True
 
 #: Costs of :func:`path_distance`: a Lord step, a level to build under a square, a slope.
 STEP = 1
