@@ -909,21 +909,21 @@ def parse_setting(
     nullable: tuple[str, ...],
     integers: tuple[str, ...],
     null_words: tuple[str, ...] = ("none", "off", ""),
-    booleans: tuple[str, ...] = (),
+    auto: tuple[str, ...] = (),
 ) -> Any:
-    """One setting of a player spec: a yes/no when ``current`` is a bool or the key is one
-    of ``booleans`` (then ``auto`` is None where the key is ``nullable``), None for a key of
+    """One setting of a player spec: a yes/no when ``current`` is a bool, yes, no or
+    ``auto`` (None: the game's choice) for a key of ``auto``, None for a key of
     ``nullable`` written as one of ``null_words``, else an int (keys of ``integers``) or a
     float; the callers check the sign."""
     low = text.strip().lower()
-    if isinstance(current, bool) or key in booleans:
+    if isinstance(current, bool) or key in auto:
         if low in ("1", "yes", "true", "on"):
             return True
         if low in ("0", "no", "false", "off"):
             return False
-        if key in nullable and key in booleans and low == "auto":
+        if key in auto and low == "auto":
             return None
-        choices = "yes, no or auto" if key in nullable and key in booleans else "yes or no"
+        choices = "yes, no or auto" if key in auto else "yes or no"
         raise TablierError(f"setting {key!r} must be {choices}, not {quote(text)}")
     if low in null_words and key in nullable:
         return None
@@ -938,8 +938,8 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
         key,
         text,
         current,
-        nullable=("iterations", "seconds", "playout_depth", "normalize"),
-        booleans=("normalize",),
+        nullable=("iterations", "seconds", "playout_depth"),
+        auto=("normalize",),
         integers=(
             "iterations",
             "solver_depth",
