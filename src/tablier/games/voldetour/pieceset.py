@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import permutations
 from pathlib import Path
 
@@ -98,9 +98,10 @@ class PieceSet:
     stairs: int
     grid: BitGrid
 
-    @property
+    @cached_property
     def orientations(self) -> tuple[Orientation, ...]:
-        """Every orientation of every block kind, indexed by ``oid``."""
+        """Every orientation of every block kind, indexed by ``oid`` (computed once: the
+        turn searches ask it for each decision they weigh)."""
         return tuple(o for b in self.blocks for o in b.orientations)
 
     def block_index(self, name: str) -> int | None:
