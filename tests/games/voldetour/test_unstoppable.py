@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,8 +33,10 @@ def _ridge(turn: int = 9, white_lord: str = "j5"):
 
 def _wins_next(state, line) -> bool:
     """Whether ``line`` is the mover's turn, legal, and either wins or ends with its Lord
-    beside the enemy tower at the tower's height, the step onto the tower legal were the
-    mover to play again (what no answer of the opponent can change: R-9, I-5, R-16)."""
+    at the enemy tower's height, beside it with the step onto the tower legal were the
+    mover to play again (what no answer of the opponent can change: R-9, I-5, R-16), or
+    off its ring with every turn of the opponent's answered by a step onto it (a fork,
+    checked against each of them by :func:`_every_answer_loses`)."""
     me = state.to_move
     state = _play_turn(state, line)
     if state.outcome is not None:
@@ -41,9 +44,125 @@ def _wins_next(state, line) -> bool:
     ps = state.game.pieceset
     square, tower = state.lords[me], ps.towers[1 - me]
     assert state.board.height(square) == ps.tower_height
-    assert turnwin._ring(state, tower) >> square & 1
+    if not turnwin._ring(state, tower) >> square & 1:
+        return _every_answer_loses(state)
     step = [m for m in _again(state).legal_moves() if m[0] == "L" and m[1][-1] == tower]
     return bool(step)
+
+
+def _every_answer_loses(state) -> bool:
+    """The slow reference of the fork proof: whether every turn of the player to move at
+    ``state`` (each sequence of its decisions, the positions met twice searched once)
+    ends where the other player wins, or walks its Lord onto the tower at once."""
+    loser = state.to_move
+    seen = set()
+    stack = [state]
+    while stack:
+        s = stack.pop()
+        if s in seen:
+            continue
+        seen.add(s)
+        for move in s.legal_moves():
+            after = s.apply_unchecked(move)
+            if after.outcome is None and after.to_move == loser:
+                stack.append(after)
+                continue
+            if after.outcome is not None:
+                if after.outcome.winner != 1 - loser:
+                    return False
+                continue
+            if not any(
+                m[0] == "L" and after.apply_unchecked(m).outcome is not None
+                for m in after.legal_moves()
+            ):
+                return False
+    return True
+
+
+def _fork(white_lord: str = "b9", top_of_i8: str = "black", turn: int = 11):
+    """Black's Lord on a ridge three high from e8 to h8 (White's blocks under g8, h8 and
+    h7), Black's blocks three high on h9 and on i8 beside White's tower (i9); i8's top
+    unit is Black's block or White's; Black to move at an odd ``turn``."""
+    game = get("voldetour")
+    top = "B111@i8+2:1x1x1"
+    return game.position(
+        black=["B123@e8:2x1x3", "B113@h9:1x1x3", "B112@i8:1x1x2"]
+        + ([top] if top_of_i8 == "black" else []),
+        white=["B113@g8:1x1x3", "B123@h7:1x2x3"] + ([top] if top_of_i8 == "white" else []),
+        lords=("e8", white_lord),
+        turn=turn,
+    )
+
+
+def test_a_fork_is_unstoppable():
+    """Walking to h8, diagonally beside the tower with h9 and i8 both at its height, leaves
+    two ways in: White's Lord may stand on one, not on both."""
+    for white_lord in ("b9", "j6"):
+        state = _fork(white_lord)
+        assert turnwin.forced_win(state, 20_000) is None
+        assert [str(m) for m in turnwin.unstoppable(state, 2000).line] == ["Le8-f8-g8-h8"]
+
+
+def test_not_a_fork_where_one_turn_may_stop_both_ways():
+    """White's block on top of i8: White may lift it, and its Lord on h10, beside h9, may
+    end there (as far as the proof can tell: White's Lord stands on the board, three
+    levels down); from j6 or b9, too far for that, the fork stands."""
+    assert turnwin.unstoppable(_fork("h10", top_of_i8="white"), 2000).line is None
+    for white_lord in ("j6", "b9"):
+        state = _fork(white_lord, top_of_i8="white")
+        assert [str(m) for m in turnwin.unstoppable(state, 2000).line] == ["Le8-f8-g8-h8"]
+
+
+def _mini_fork(white_lord: str, e4: str, *extra: str):
+    """The mini board: Black's Lord on its block two high at b4 (c4 too), Black's block two
+    high on d5, White's block two high on d4, e4 two high with a unit of Black's and one of
+    White's (``e4``: whose is on top), White's Lord on ``white_lord``, and White's
+    ``extra`` pieces; White's others in its reserve.  Black's walk to d4 (diagonally
+    beside White's tower, e5) leaves two ways in, d5 and e4."""
+    game = get("voldetour", pieces="mini")
+    low, high = ("B111@e4:1x1x1", "B111@e4+1:1x1x1")
+    black = ["B122@b4:2x1x2", "B112@d5:1x1x2", high if e4 == "black" else low]
+    white = ["B112@d4:1x1x2", low if e4 == "black" else high, *extra]
+    return game.position(black=black, white=white, lords=("b4", white_lord), turn=11)
+
+
+@pytest.mark.parametrize(
+    ("white_lord", "e4", "extra", "proved"),
+    [
+        ("f1", "black", (), True),  # one way for White's Lord to stand on, the other stays
+        ("f1", "white", (), True),  # e4's top lifted, d5 too far for White's Lord
+        ("f3", "white", (), False),  # near enough to d5 for the proof (not over the heights)
+        ("a1", "white", ("S@f2:n",), True),  # too far from d5 even over a slope or two
+        ("f6", "black", ("S@f2:n",), True),
+        # on its block two high at c6, White's Lord walks to d5 and e4's top is lifted
+        ("c6", "white", ("B122@c5:1x2x2",), False),
+    ],
+)
+def test_the_fork_proof_holds_against_every_turn(white_lord, e4, extra, proved):
+    """Where the proof says that no turn of White's breaks both ways, none does, each of
+    White's turns tried (the slow reference); where White's block is on top of e4 and
+    its Lord near enough, it says nothing, and in the last case a turn of White's does
+    stop both."""
+    state = _mini_fork(white_lord, e4, *extra)
+    after = state.apply(state.game.parse_move(state, "Lb4-c4-d4"))
+    walks = turnwin._walks(after, 0, state.game.pieceset.towers[1])
+    assert len(walks) == 2
+    assert turnwin._unbreakable(after, walks) is proved
+    if proved:
+        assert _every_answer_loses(after)
+    if white_lord == "c6":
+        assert not _every_answer_loses(after)
+
+
+def test_no_fork_proof_where_the_game_may_end_first():
+    game = get("voldetour", repetition=True)
+    state = game.position(
+        black=["B123@e8:2x1x3", "B113@h9:1x1x3", "B112@i8:1x1x2", "B111@i8+2:1x1x1"],
+        white=["B113@g8:1x1x3", "B123@h7:1x2x3"],
+        lords=("e8", "b9"),
+        turn=11,
+    )
+    assert turnwin.unstoppable(state, 2000).line is None
 
 
 def test_the_ridge_walk_is_unstoppable():
@@ -134,6 +253,23 @@ def test_the_checks_count_the_unstoppable_turn_as_lost():
     assert [str(m) for m in checks.threat[1]] == ["Le9-f9-g9-h9"]
     assert checks.fate(state, block) == SAFE
     assert _danger(state, 0) is None
+
+
+def test_the_checks_count_an_ending_that_allows_a_fork_as_lost():
+    """White to move in the fork's position, its stair put on a1: ending the turn lets
+    Black's Lord walk to h8 and fork; lifting White's block from g8, under the ridge,
+    breaks the walk. Without forks the question sees nothing."""
+    game = get("voldetour")
+    state = _fork("j6", turn=12)
+    for text in ("S", "S@a1:n"):
+        state = state.apply(game.parse_move(state, text))
+    end, lift = game.parse_move(state, "end"), game.parse_move(state, "B113")
+    checks = _checks(state, 1000)
+    assert checks.fate(state, end) == LOST
+    assert [str(m) for m in checks.threat[1]] == ["Le8-f8-g8-h8"]
+    assert checks.fate(state, lift) == SAFE
+    line = turnwin.unstoppable(state.apply(end), 1000, forks=False).line
+    assert line is None
 
 
 def test_the_checks_are_bounded():

@@ -25,8 +25,8 @@ the game on the tower); a turn it does not see (past its nodes, seconds or
 corridor) is left to the search.
 
 The same search, with a second goal (a Lord beside the enemy tower at the
-tower's height, which nothing stops at the next turn), answers
-:func:`unstoppable`, the safety checks' look one turn further; :func:`threat`
+tower's height, or one a fork away from it, which nothing stops at the next turn),
+answers :func:`unstoppable`, the safety checks' look one turn further; :func:`threat`
 runs it with the mover to move again to find the turns that threaten a win.
 
 Black's Lord on a block two levels high beside the square before White's tower:
@@ -94,7 +94,12 @@ class _TurnSearch:
     opponent has no winning turn found within ``hold_nodes`` positions."""
 
     def __init__(
-        self, state: VState, nodes: int, seconds: float | None, hold_nodes: int = 0
+        self,
+        state: VState,
+        nodes: int,
+        seconds: float | None,
+        hold_nodes: int = 0,
+        forks: bool = True,
     ) -> None:
         ps = state.game.pieceset
         self.me = state.to_move
@@ -102,6 +107,11 @@ class _TurnSearch:
         self.height = ps.tower_height
         self.hold_nodes = hold_nodes
         self.ring = _ring(state, self.tower) if hold_nodes else 0
+        # the squares off the ring a Lord's move from the tower (three steps): forks
+        self.reach = _reach(state, self.tower) & ~self.ring if hold_nodes and forks else 0
+        self.forks: dict[VState, bool] = {}
+        self.near_flat: dict[tuple[Any, ...], int] = {}
+        self.around = {q: _around(state, 1 << q) for q in bits(self.ring)} if self.reach else {}
         self.corridor = _corridor(state, state.lords[self.me], self.tower)
         self.orients = _orients(ps)
         self.max_nodes = nodes
@@ -143,9 +153,19 @@ class _TurnSearch:
                 if outcome is not None and outcome.winner == self.me:
                     return [move]
         if self.ring:
+            near = -1
             for move in moves:
-                if move[0] == "L" and self.ring >> move[1][-1] & 1 and self._holds(state, move):
-                    return [move]
+                if move[0] != "L":
+                    continue
+                square = move[1][-1]
+                if self.ring >> square & 1:
+                    if self._holds(state, move):
+                        return [move]
+                elif self.reach >> square & 1:
+                    if near < 0:
+                        near = self._near_flat_ring(state)
+                    if near >> square & 1 and self._fork(state, move):
+                        return [move]
         hand = state.hand
         # a take needs a put and the Lord's move after it, a put the Lord's move
         if depth > (2 if hand is None else 1):
@@ -169,11 +189,52 @@ class _TurnSearch:
         self.searched[state] = depth
         return None
 
+    def _near_flat_ring(self, state: VState) -> int:
+        """The squares at most two steps from a square beside the enemy tower flat at its
+        height: where a fork may stand (its ways in cross such squares only, and step onto
+        the tower from one).  Kept by the pieces on the ring, which alone set its heights
+        (building a board for each position would cost more than the search)."""
+        ring = self.ring
+        orients = self.orients
+        key = tuple(
+            placed
+            for placed in state.blocks
+            if placed is not None and orients[placed[0]].base << placed[1] & ring
+        ) + tuple(stair for side in state.stairs for stair in side if ring >> stair[0] & 1)
+        near = self.near_flat.get(key)
+        if near is None:
+            flat = state.board.lflat[self.height]
+            near = 0
+            for square in bits(self.ring & flat):
+                near |= self.around[square]
+            near &= self.reach
+            self.near_flat[key] = near
+        return near
+
+    def _fork(self, state: VState, move: VMove) -> bool:
+        """Whether the Lord's ``move`` ends at the enemy tower's height on a square off
+        its ring from which the Lord walks onto the tower whatever the opponent does in
+        its turn (a fork: two ways in, one turn to stop both; :func:`_unbreakable`), the
+        opponent without a winning turn found within ``hold_nodes`` positions."""
+        after = state.apply_unchecked(move)
+        if after.outcome is not None:
+            return False
+        known = self.forks.get(after)
+        if known is None and after.board.height(move[1][-1]) != self.height:
+            known = self.forks[after] = False
+        if known is not None:
+            return known
+        self._tick()
+        walks = _walks(after, self.me, self.tower)
+        held = bool(walks) and _unbreakable(after, walks) and self._holds(state, move)
+        self.forks[after] = held
+        return held
+
     def _holds(self, state: VState, move: VMove) -> bool:
-        """Whether the Lord's ``move`` ends beside the enemy tower at its height, the
-        opponent without a winning turn found there within ``hold_nodes`` positions: then
-        nothing stops the next turn's step onto the tower (the piece under a Lord cannot
-        move, R-9)."""
+        """Whether the Lord's ``move`` ends at the enemy tower's height, the opponent
+        without a winning turn found there within ``hold_nodes`` positions: beside the
+        tower, nothing then stops the next turn's step onto it (the piece under a Lord
+        cannot move, R-9); :meth:`_fork` asks it too."""
         square = move[1][-1]
         after = state.apply_unchecked(move)
         if after.outcome is not None or after.board.height(square) != self.height:
@@ -188,9 +249,133 @@ class _TurnSearch:
         return search(after, self.hold_nodes, seconds).line is None
 
 
+def _walks(state: VState, player: int, tower: int) -> list[int]:
+    """Every way ``player``'s Lord would walk onto ``tower`` in one move from ``state``
+    (one to three steps, R-12), were it to move: the squares each steps on or over
+    (bitboards, its own first).  Each, not one per end square as the legal moves list
+    them."""
+    grid = state.game.pieceset.grid
+    board = state.board
+    start, other = state.lords[player], state.lords[1 - player]
+    height = board.height(start)
+    out: list[int] = []
+    if height is None:  # pragma: no cover - a Lord never stands on a slope
+        return out
+
+    def walk(q: int, h: int, squares: int, steps: int) -> None:
+        for e in range(4):
+            landed = state.lord_step(board, q, h, e)
+            if landed is None or landed[0] == other or squares >> landed[0] & 1:
+                continue
+            t = landed[0]
+            # the step's squares: the slopes of a chain stepped over, then where it lands
+            (cq, rq), (ct, rt) = grid.coord(q), grid.coord(t)
+            dc, dr = (ct > cq) - (ct < cq), (rt > rq) - (rt < rq)
+            crossed = squares
+            while (cq, rq) != (ct, rt):
+                cq, rq = cq + dc, rq + dr
+                crossed |= 1 << grid.index(cq, rq)
+            if t == tower:
+                out.append(crossed)
+            elif steps < 3:
+                walk(t, landed[1], crossed, steps + 1)
+
+    walk(start, height, 1 << start, 1)
+    return out
+
+
+def _unbreakable(start: VState, walks: list[int]) -> bool:
+    """Whether nothing the player to move at ``start`` (a turn start) does in its turn
+    breaks every one of ``walks``, the other player's Lord moves onto the tower (their
+    squares, the Lord's own and the tower's set aside, ``u``) were it to move there.
+
+    A proof over the turn's possible actions rather than a search: ``u`` must lie flat
+    at the tower's height, where no piece may be put (R-7), so only three things
+    change a walk over it: the Lord of the player to move ending on a square of ``u``
+    (Lords never share a square nor pass over each other, R-15), one of its blocks
+    lifted off ``u``, one of its stairs lifted off ``u`` (one of each a turn, R-2).
+    Each is assumed possible unless it certainly is not: a piece with one of the
+    other player's pieces above it, or that player's Lord on it, stays (R-9: the other
+    player's pieces do not move in this turn), and the Lord reaches no square farther
+    (in squares, across and along) than its three steps and every slope on the board,
+    and one more put this turn, could carry it.
+    Every such choice must leave a walk untouched.  Not proved where the game may
+    end before the next turn (a move limit, or repetitions as draws).
+    """
+    game = start.game
+    ps = game.pieceset
+    grid = ps.grid
+    me = start.to_move
+    other = 1 - me
+    if game.repetition or (game.max_turns is not None and start.turn + 1 > game.max_turns):
+        return False
+    u = 0
+    for walk in walks:
+        u |= walk
+    u &= ~(1 << start.lords[other]) & ~(1 << ps.towers[me])
+    board = start.board
+    if any(board.height(q) != ps.tower_height for q in bits(u)):
+        return False
+    # what lies above the pieces of the player to move: the other player's pieces, Lord
+    nb = len(ps.blocks)
+    above: list[tuple[int, int]] = []  # (squares, lowest level) of the other's pieces
+    for placed in start.blocks[other * nb : (other + 1) * nb]:
+        if placed is not None:
+            above.append((ps.orientations[placed[0]].base << placed[1], placed[2]))
+    for stair in start.stairs[other]:
+        above.append((1 << stair[0], stair[1]))
+
+    def stays(squares: int, top: int) -> bool:
+        if squares >> start.lords[other] & 1:
+            return True
+        return any(sq & squares and level >= top for sq, level in above)
+
+    lifts: list[int] = [0]
+    for placed in start.blocks[me * nb : (me + 1) * nb]:
+        if placed is not None:
+            orient = ps.orientations[placed[0]]
+            squares = orient.base << placed[1]
+            if squares & u and not stays(squares, placed[2] + orient.dz):
+                lifts.append(squares & u)
+    stair_lifts: list[int] = [0]
+    for stair in start.stairs[me]:
+        if u >> stair[0] & 1 and not stays(1 << stair[0], stair[1] + 1):
+            stair_lifts.append(1 << stair[0])
+    # a step moves one square, or over a chain of slopes one more square per slope, and
+    # a chain crossed twice in a move is crossed back: its slopes count once
+    slopes = len(start.stairs[0]) + len(start.stairs[1]) + 1
+    lord = start.lords[me]
+    stands = [0] + [1 << q for q in bits(u) if _distance(grid, lord, q) <= 3 + slopes]
+    for lifted in lifts:
+        for stair_lifted in stair_lifts:
+            for stand in stands:
+                broken = lifted | stair_lifted | stand
+                if all(walk & broken for walk in walks):
+                    return False
+    return True
+
+
 def _ring(state: VState, tower: int) -> int:
     """The squares beside ``tower`` (a bitboard)."""
     return state.game.pieceset.grid.neighbours[tower]
+
+
+def _around(state: VState, squares: int) -> int:
+    """The squares at most two steps from one of ``squares`` (a bitboard)."""
+    grid = state.game.pieceset.grid
+    out = squares
+    for _ in range(2):
+        grown = out
+        for q in bits(out):
+            grown |= grid.neighbours[q]
+        out = grown
+    return out
+
+
+def _reach(state: VState, tower: int) -> int:
+    """The squares at most three steps from ``tower`` (a bitboard)."""
+    grid = state.game.pieceset.grid
+    return sum(1 << q for q in bits(grid.board) if _distance(grid, q, tower) <= 3)
 
 
 class TurnWin(NamedTuple):
@@ -212,13 +397,15 @@ def search(state: VState, nodes: int, seconds: float | None = None) -> TurnWin:
     return _deepening(state, nodes, seconds, 0)
 
 
-def _deepening(state: VState, nodes: int, seconds: float | None, hold_nodes: int) -> TurnWin:
+def _deepening(
+    state: VState, nodes: int, seconds: float | None, hold_nodes: int, forks: bool = True
+) -> TurnWin:
     """:class:`_TurnSearch` one decision deeper at a time, to :data:`MAX_DECISIONS`."""
     if state.outcome is not None:
         return TurnWin(None, 0, False)
     if lord_distance(state, state.to_move) > MAX_DISTANCE:
         return TurnWin(None, 0, False)
-    turn = _TurnSearch(state, nodes, seconds, hold_nodes)
+    turn = _TurnSearch(state, nodes, seconds, hold_nodes, forks)
     try:
         for depth in range(1, MAX_DECISIONS + 1):
             line = turn.win(state, depth)
@@ -230,7 +417,11 @@ def _deepening(state: VState, nodes: int, seconds: float | None, hold_nodes: int
 
 
 def unstoppable(
-    state: VState, nodes: int, seconds: float | None = None, hold_nodes: int | None = None
+    state: VState,
+    nodes: int,
+    seconds: float | None = None,
+    hold_nodes: int | None = None,
+    forks: bool = True,
 ) -> TurnWin:
     """The shortest turn after which nothing stops the mover's next one from winning.
 
@@ -238,8 +429,12 @@ def unstoppable(
     square beside the enemy tower at the tower's height: the piece under a Lord
     cannot be moved (R-9), nothing may be put on a Lord, and the tower stays, so
     the Lord steps onto the tower at the next turn, unless the opponent wins
-    first: such an ending counts unless :func:`search` finds the opponent a winning
-    turn within ``hold_nodes`` positions (``None``: ``nodes``).  The same
+    first.  With ``forks`` (the default), also a Lord's move ending at the tower's
+    height off its ring, a move from it, whence two or more walks lead onto the
+    tower and no turn of the opponent's can break them all (a *fork*: proved by
+    :func:`_unbreakable` over what a turn can do to the squares they cross, not
+    searched).  Either ending counts unless :func:`search` finds the opponent a
+    winning turn within ``hold_nodes`` positions (``None``: ``nodes``).  The same
     corridor and limits as :func:`search` (``nodes`` positions for the mover's
     turn, ``seconds`` of CPU time for the whole); the safety step of ``hard`` and
     above asks it of the opponent after each way of ending their own turn
@@ -258,9 +453,22 @@ def unstoppable(
     True
     >>> [str(move) for move in unstoppable(state, 2000).line]
     ['Le9-f9-g9-h9']
+
+    A fork: Black's Lord walks along a ridge three high to h8, diagonally beside
+    White's tower, where h9 and i8 are Black's blocks at the tower's height; White's
+    Lord may stand on one of them, not on both, and White has nothing to lift there:
+
+    >>> state = game.position(
+    ...     black=["B123@e8:2x1x3", "B113@h9:1x1x3", "B112@i8:1x1x2", "B111@i8+2:1x1x1"],
+    ...     white=["B113@g8:1x1x3", "B123@h7:1x2x3"], lords=("e8", "j6"), turn=11)
+    >>> [str(move) for move in unstoppable(state, 2000).line]
+    ['Le8-f8-g8-h8']
+    >>> unstoppable(state, 2000, forks=False).line is None
+    True
     """
     # (at least one position for the opponent's search: 0 would turn the second goal off)
-    return _deepening(state, nodes, seconds, max(1, nodes if hold_nodes is None else hold_nodes))
+    hold = max(1, nodes if hold_nodes is None else hold_nodes)
+    return _deepening(state, nodes, seconds, hold, forks)
 
 
 def forced_win(state: VState, nodes: int, seconds: float | None = None) -> list[VMove] | None:
