@@ -430,8 +430,8 @@ def unstoppable(
     cannot be moved (R-9), nothing may be put on a Lord, and the tower stays, so
     the Lord steps onto the tower at the next turn, unless the opponent wins
     first.  With ``forks`` (the default), also a Lord's move ending at the tower's
-    height off its ring, a move from it, whence two or more walks lead onto the
-    tower and no turn of the opponent's can break them all (a *fork*: proved by
+    height two or three squares from the tower, whence two or more walks of one move
+    lead onto it and no turn of the opponent's can break them all (a *fork*: proved by
     :func:`_unbreakable` over what a turn can do to the squares they cross, not
     searched).  Either ending counts unless :func:`search` finds the opponent a
     winning turn within ``hold_nodes`` positions (``None``: ``nodes``).  The same
