@@ -128,9 +128,12 @@ class _TurnSearch:
         if deadline is not None and not self.nodes & 63 and time.process_time() > deadline:
             raise _Limit
 
-    def _near(self, state: VState, move: VMove) -> bool:
-        """Whether a put covers a square of the corridor."""
-        return bool(move_squares(state, move) & self.corridor)
+    def _near(self, move: VMove) -> bool:
+        """Whether a put covers a square of the corridor (:func:`move_squares`'s squares,
+        without its calls: the search weighs every put of every position)."""
+        if move[1] == "B":
+            return bool(self.orients[move[3]].base << move[4] & self.corridor)
+        return bool(self.corridor >> move[2] & 1)
 
     def _near_place(self, hand: tuple[Any, ...]) -> bool:
         """Whether the piece in hand was lifted from a square of the corridor."""
@@ -174,7 +177,7 @@ class _TurnSearch:
             for move in moves:
                 tag = move[0]
                 if tag == "P":
-                    if not self._near(state, move):
+                    if not self._near(move):
                         if not lifted:
                             continue
                         lifted = False  # one representative
