@@ -8,7 +8,8 @@ figures do not depend on the load) twice, with forks and without (the order
 alternating from one position to the next, so both meet the same machine).  Prints the
 turn starts asked, the answers found each way, the forks (answers found with forks
 only; each with its game, decision and line), and the CPU time per question each way
-(median, 90th percentile, longest) with the ratio of the totals::
+(median, 90th percentile, longest) with the ratio of the totals; ``--games N`` reads the
+first N games of each file only::
 
     .venv/bin/python benchmarks/voldetour_forks.py \\
         benchmarks/records/2026-11-30-voldetour-hard-normalize-medium.jsonl

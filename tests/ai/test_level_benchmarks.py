@@ -194,6 +194,16 @@ def test_level_ladder_plans_and_plays(tmp_path):
     assert "| xobo | easy | random | 2 |" in out and "| xobo | easy | beginner | 2 |" in out
 
 
+def test_voldetour_forks_finds_the_recorded_fork():
+    """Game 3 of the recorded `medium`–`easy` match: at decision 52 Black could walk its
+    Lord to h8 and fork; only the question with forks finds that turn."""
+    record = BENCH / "records" / "2026-11-30-voldetour-medium-easy.jsonl"
+    out = run("voldetour_forks.py", "--games", "4", str(record))
+    assert "forks: 1\n" in out
+    assert "game 3 decision 52: B112 B112@g7+2:1x2x1 Lg6-g7-g8-h8" in out
+    assert "ratio of the totals" in out
+
+
 def test_voldetour_turns_lists_every_one_action_turn_and_the_search(tmp_path):
     turns = _module("voldetour_turns")
     game = get("voldetour", pieces="mini")
