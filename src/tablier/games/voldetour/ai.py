@@ -513,6 +513,18 @@ def defences(
     return [bool(move_squares(state, move) & zone) for move in moves]
 
 
+def step_squares(grid: BitGrid, a: int, b: int) -> int:
+    """The squares (a bitboard) a Lord's step from ``a`` to ``b`` steps on or over: the
+    slopes of a chain crossed in a straight line, then ``b`` (not ``a``)."""
+    (ca, ra), (cb, rb) = grid.coord(a), grid.coord(b)
+    dc, dr = (cb > ca) - (cb < ca), (rb > ra) - (rb < ra)
+    squares = 0
+    while (ca, ra) != (cb, rb):
+        ca, ra = ca + dc, ra + dr
+        squares |= 1 << grid.index(ca, ra)
+    return squares
+
+
 def move_squares(state: VState, move: VMove, walk: bool = False) -> int:
     """The squares (a bitboard) ``move`` takes a piece from or puts one on in ``state``; for a
     Lord move, the square it ends on, or with ``walk`` every square it steps on or over."""
@@ -525,11 +537,7 @@ def move_squares(state: VState, move: VMove, walk: bool = False) -> int:
             return 1 << path[-1]
         squares = 1 << path[0]
         for a, b in pairwise(path):
-            (ca, ra), (cb, rb) = grid.coord(a), grid.coord(b)
-            dc, dr = (cb > ca) - (cb < ca), (rb > ra) - (rb < ra)
-            while (ca, ra) != (cb, rb):
-                ca, ra = ca + dc, ra + dr
-                squares |= 1 << grid.index(ca, ra)
+            squares |= step_squares(grid, a, b)
         return squares
     if tag == "T" and move[1] == "B":
         placed = state.blocks[state.to_move * len(ps.blocks) + move[2]]

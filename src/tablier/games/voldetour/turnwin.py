@@ -47,7 +47,7 @@ import time
 from typing import Any, NamedTuple
 
 from ...core.geometry import bits
-from .ai import _distance, lord_distance, move_squares, path_distance
+from .ai import _distance, lord_distance, move_squares, path_distance, step_squares
 from .rules import VMove, VState, _orients
 
 __all__ = [
@@ -271,13 +271,7 @@ def _walks(state: VState, player: int, tower: int) -> list[int]:
             if landed is None or landed[0] == other or squares >> landed[0] & 1:
                 continue
             t = landed[0]
-            # the step's squares: the slopes of a chain stepped over, then where it lands
-            (cq, rq), (ct, rt) = grid.coord(q), grid.coord(t)
-            dc, dr = (ct > cq) - (ct < cq), (rt > rq) - (rt < rq)
-            crossed = squares
-            while (cq, rq) != (ct, rt):
-                cq, rq = cq + dc, rq + dr
-                crossed |= 1 << grid.index(cq, rq)
+            crossed = squares | step_squares(grid, q, t)
             if t == tower:
                 out.append(crossed)
             elif steps < 3:
