@@ -12,7 +12,10 @@ random two-decision openings and times each of LEVEL's decisions with
 process), until it has ``--moves`` decisions per game.  The report gives, per
 game, the decisions timed, the median, p99 and max of both clocks, and the
 decisions over the level's promise (``--promise``, 2 s for ``hard``), with the
-load average of the machine before and after.  The figures depend on the
+load average of the machine before and after; then, per game, each step of the
+decision (:attr:`MCTSPlayer.last_timing <tablier.ai.players.MCTSPlayer.last_timing>`:
+tactics, threat turn, search, checks) with its median and max of both clocks, and,
+for the decisions over the promise, which step took the most wall time.  The figures depend on the
 machine and its load: say both when quoting them.
 """
 
@@ -34,11 +37,13 @@ from tablier.ai.players import make_player
 GAMES = "volo,xobo,voldetour"
 
 
-def time_moves(spec: str, level: str, opponent: str, moves: int, seed: int) -> list[list[float]]:
-    """``[wall, cpu]`` of each of ``level``'s decisions over games of ``spec``."""
+def time_moves(spec: str, level: str, opponent: str, moves: int, seed: int) -> list[list[Any]]:
+    """``[wall, cpu, steps]`` of each of ``level``'s decisions over games of ``spec``
+    (``steps``: the player's ``last_timing``, step -> ``[wall, cpu]``; empty for a
+    player without one)."""
     game = tablier.games.from_spec(spec)
     rng = random.Random(seed)
-    out: list[list[float]] = []
+    out: list[list[Any]] = []
     index = 0
     while len(out) < moves:
         players = [make_player(level, game, seed=seed + index), make_player(opponent, game, seed)]
@@ -53,9 +58,21 @@ def time_moves(spec: str, level: str, opponent: str, moves: int, seed: int) -> l
             t0, c0 = time.perf_counter(), time.process_time()
             move = players[state.to_move].choose(state)
             if state.to_move == me and len(state.legal_moves()) > 1:
-                out.append([time.perf_counter() - t0, time.process_time() - c0])
+                steps = getattr(players[me], "last_timing", {})
+                out.append([time.perf_counter() - t0, time.process_time() - c0, dict(steps)])
             state = state.apply(move)
         index += 1
+    return out
+
+
+def _steps(times: list[list[Any]]) -> dict[str, list[list[float]]]:
+    """Step -> ``[[wall median, max], [CPU median, max]]`` over the decisions that took it."""
+    out: dict[str, list[list[float]]] = {}
+    names = dict.fromkeys(step for t in times for step in t[2])
+    for step in names:
+        wall = [t[2][step][0] for t in times if step in t[2]]
+        cpu = [t[2][step][1] for t in times if step in t[2]]
+        out[step] = [[statistics.median(wall), max(wall)], [statistics.median(cpu), max(cpu)]]
     return out
 
 
@@ -104,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
                 "wall": [statistics.median(wall), _quantile(wall, 0.99), max(wall)],
                 "cpu": [statistics.median(cpu), _quantile(cpu, 0.99), max(cpu)],
                 "over": over,
+                "steps": _steps(times),
+                "over_steps": [t[2] for t in times if t[0] > args.promise],
             }
             report["games"][spec] = row
             w, c = row["wall"], row["cpu"]
@@ -111,6 +130,16 @@ def main(argv: list[str] | None = None) -> int:
                 f"| {spec} | {len(times)} | {w[0]:.2f} / {w[1]:.2f} / {w[2]:.2f} s | "
                 f"{c[0]:.2f} / {c[1]:.2f} / {c[2]:.2f} s | {over} |",
                 flush=True,
+            )
+    print()
+    print("| game | step | wall median / max | CPU median / max | longest in decisions over |")
+    print("|---|---|---|---|---|")
+    for spec, row in report["games"].items():
+        longest = [max(steps, key=lambda k: steps[k][0]) for steps in row["over_steps"] if steps]
+        for step, (w, c) in row["steps"].items():
+            print(
+                f"| {spec} | {step} | {w[0]:.2f} / {w[1]:.2f} s | {c[0]:.2f} / {c[1]:.2f} s "
+                f"| {longest.count(step)} |"
             )
     report["load"] = [load0, os.getloadavg()[0]]
     print(f"load average {load0:.1f} before, {os.getloadavg()[0]:.1f} after")

@@ -284,3 +284,23 @@ def test_safety_checks_take_the_searched_moves_by_visits_before_the_prior(monkey
     first = seen["first"]
     assert first[1:3] == [s.move for s in analysis[:2]]
     assert first[3:] == visited[2:]
+
+
+def test_a_decision_times_its_steps(mini, win_in_one):
+    """``last_timing``: each step of a timed decision on both clocks, in the order taken,
+    together no longer than the decision."""
+    import time
+
+    player = make_player("hard:seconds=0.3", mini, seed=1)
+    state = mini.initial_state()
+    t0 = time.perf_counter()
+    player.choose(state)
+    wall = time.perf_counter() - t0
+    steps = player.last_timing
+    assert list(steps) == ["tactics", "threat", "search", "checks"]
+    assert all(w >= 0 and c >= 0 for w, c in steps.values())
+    assert sum(w for w, _ in steps.values()) <= wall
+    assert steps["search"][0] > 0.05  # the search took its budget, less the steps around it
+    # a win in one is played at the first step: the earlier decision's steps are gone
+    player.choose(win_in_one)
+    assert list(player.last_timing) == ["tactics"]

@@ -260,3 +260,25 @@ def test_prior_prefers_a_threat_the_opponent_may_not_stack_against():
         weights[voyna] = prior["b4xc4"] / sum(prior.values())
         assert state.apply(state.game.parse_move(state, "b4xc4")).silent == (voyna == "placement")
     assert weights["placement"] > weights["any-move"]
+
+
+def test_the_threat_search_stops_when_told():
+    """``stop``, asked every 64 positions, ends the threat-space search; answering False it
+    changes nothing (over the shipped voyna puzzles)."""
+    from tablier.ai.puzzles import load_shipped
+    from tablier.games.xobo.threats import forced_win
+
+    game = get("xobo")
+    cut = 0
+    for puzzle in load_shipped(game):
+        state = puzzle.state()
+        asked: list[int] = []
+        line = forced_win(state, 3000)
+        assert forced_win(state, 3000, stop=lambda box=asked: bool(box.append(1))) == line
+        stopped = forced_win(state, 3000, stop=lambda: True)
+        if asked:
+            assert stopped is None
+            cut += line is not None
+        else:
+            assert stopped == line
+    assert cut >= 2  # proofs of more than 64 positions (two of the shipped ones), cut short

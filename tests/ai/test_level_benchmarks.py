@@ -180,6 +180,11 @@ def test_level_times_runs(tmp_path):
         "--json", str(tmp_path / "t.json"),
     )  # fmt: skip
     assert "| xobo | 2 |" in out and (tmp_path / "t.json").exists()
+    # the steps of hard's decisions, each timed on both clocks
+    assert "| xobo | search |" in out and "| xobo | tactics |" in out
+    steps = json.loads((tmp_path / "t.json").read_text())["games"]["xobo"]["steps"]
+    assert {"tactics", "search", "checks"} <= set(steps)
+    assert all(len(clocks) == 2 and clocks[0][0] <= clocks[0][1] for clocks in steps.values())
 
 
 def test_level_ladder_plans_and_plays(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import types
 
 from tablier.ai.knowledge import knowledge_for
@@ -18,7 +19,7 @@ def _threat_game(pick: int):
     for a game's threats: the step's part is only to play what the hook answers)."""
     asked = []
 
-    def threat_turn(state, nodes, seconds):
+    def threat_turn(state, nodes, seconds, stop=None):
         asked.append(nodes)
         moves = state.legal_moves()
         return [moves[pick % len(moves)]]
@@ -81,3 +82,36 @@ def test_off_by_default_below_hard():
     state = Threats(seed=3, depth=8).initial_state()
     make_player("mcts:iterations=50,seconds=none").choose(state)
     assert asked == []
+
+
+def test_the_deeper_proofs_and_the_threat_stop_by_the_wall_clock():
+    """A timed level hands the ``forced_win`` and ``threat_turn`` hooks a ``stop`` that
+    answers True from half and 60% of its budget on: CPU time alone would let a starved
+    process run them for seconds."""
+    stops = {}
+
+    def forced_win(state, nodes, seconds, stop=None):
+        stops["forced_win"] = (stop, stop())
+        return None
+
+    def threat_turn(state, nodes, seconds, stop=None):
+        stops["threat_turn"] = (stop, stop())
+        return None
+
+    class Hooks(TreeGame):
+        name = "tree-hooks"
+
+        @classmethod
+        def knowledge(cls) -> object:
+            return types.SimpleNamespace(forced_win=forced_win, threat_turn=threat_turn)
+
+    for seed in range(50):
+        state = Hooks(seed=seed, depth=8).initial_state()
+        if len(state.legal_moves()) > 1 and not winning_moves(state):
+            break
+    player = make_player("hard:seconds=1,solver_nodes=1", Hooks(seed=seed, depth=8))
+    player.choose(state)
+    time.sleep(0.6)  # past 60% of the budget since the decision began, whatever it took
+    assert set(stops) == {"forced_win", "threat_turn"}
+    for stop, early in stops.values():
+        assert early is False and stop() is True

@@ -49,22 +49,25 @@ name in it is optional:
     "not available now" (the compiled core is switched off): the search plays
     the playout itself.
 
-``forced_win(state, nodes, seconds) -> Sequence[Move] | None``
+``forced_win(state, nodes, seconds, stop) -> Sequence[Move] | None``
     A game's own proof search for forced wins too deep for the generic solver
     (XoBo: threat-space search over voyna sequences; Voldétour: a win within
     the mover's own turn of up to five decisions).  It returns a winning
     line for the side to move (its first move is played), every reply of the
     opponent refuted (Voldétour's has none to refute), or ``None`` when it
     finds none within ``nodes`` positions and ``seconds`` (``None``: no time
-    limit).  ``hard``, ``expert`` and ``master`` ask it before searching.
+    limit), or before ``stop`` (``None`` or a callable asked now and then)
+    answers True.  ``hard``, ``expert`` and ``master`` ask it before searching,
+    with a ``stop`` at half their time budget (wall clock).
 
-``threat_turn(state, nodes, seconds) -> Sequence[Move] | None``
+``threat_turn(state, nodes, seconds, stop) -> Sequence[Move] | None``
     A turn that threatens to win at the next one, in a game whose turns are
     several decisions (Voldétour): the mover's decisions to the end of its
     turn, after which, were it to move again, it would have a winning turn,
     the opponent having none found; or ``None`` when it finds none (each
     search at most ``nodes`` positions, the whole within ``seconds`` of CPU
-    time; ``None``: no limit).  ``hard`` and ``expert`` play its first decision
+    time, ``None``: no limit, and before ``stop`` answers True, as for
+    ``forced_win``).  ``hard`` and ``expert`` play its first decision
     when the safety checks pass it, instead of the search's choice (docs/ai.md,
     "Threat turns"): in a race where both Lords are stuck, a threat makes the
     opponent answer it or lose.
@@ -160,6 +163,12 @@ DEFAULT_PLAYOUT_DEPTH = 6
 #: expanded)``, the answer None past a limit; the call None when unavailable.
 Prove = Callable[[State[Any], int, int, int, float], tuple[bool | None, int] | None]
 
+#: The ``forced_win`` and ``threat_turn`` hooks: ``(state, nodes, seconds, stop)`` to the
+#: mover's line, or None.
+TurnSearch = Callable[
+    [State[Any], int, float | None, Callable[[], bool] | None], Sequence[Move] | None
+]
+
 #: The ``defences`` hook: ``(state, moves, threat, line)`` to one flag per move.
 Defences = Callable[[State[Any], Sequence[Move], State[Any], Sequence[Move]], Sequence[bool]]
 
@@ -181,8 +190,8 @@ class Knowledge:
     playout_policy: Callable[[State[Any], random.Random], Move | None] | None = None
     turn_prior: Callable[[State[Any], Sequence[Move]], Sequence[float]] | None = None
     playout: Playout | None = None
-    forced_win: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
-    threat_turn: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
+    forced_win: TurnSearch | None = None
+    threat_turn: TurnSearch | None = None
     unstoppable: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
     prove: Prove | None = None
     defences: Defences | None = None

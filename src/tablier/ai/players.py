@@ -360,6 +360,42 @@ LEVELS: dict[str, Level] = {
 }
 
 
+class Steps:
+    """The wall-clock and CPU seconds of a decision's steps, in the order taken.
+
+    :meth:`enter` ends the step under way (if any) and starts the named one; time spent
+    again in a step adds to it; :meth:`close` ends the last.
+
+    >>> steps = Steps()
+    >>> steps.enter("search"); steps.enter("checks"); steps.close()
+    >>> list(steps.times)
+    ['search', 'checks']
+    >>> all(wall >= 0 and cpu >= 0 for wall, cpu in steps.times.values())
+    True
+    """
+
+    def __init__(self) -> None:
+        #: step -> (wall seconds, CPU seconds of the process)
+        self.times: dict[str, tuple[float, float]] = {}
+        self._step: str | None = None
+        self._wall = self._cpu = 0.0
+
+    def enter(self, step: str) -> None:
+        self.close()
+        self._step = step
+        self._wall, self._cpu = time.perf_counter(), time.process_time()
+
+    def close(self) -> None:
+        if self._step is None:
+            return
+        wall, cpu = self.times.get(self._step, (0.0, 0.0))
+        self.times[self._step] = (
+            wall + time.perf_counter() - self._wall,
+            cpu + time.process_time() - self._cpu,
+        )
+        self._step = None
+
+
 class MCTSPlayer(Player):
     """Monte Carlo tree search with optional tactical filter and solver."""
 
@@ -381,6 +417,12 @@ class MCTSPlayer(Player):
         #: None), and whether that turn is one of its ``mistakes`` (None: not drawn yet).
         self._after: State[Any] | None = None
         self._mistaken: bool | None = None
+        #: The wall-clock and CPU seconds of the last decision's steps (:attr:`Steps.times`):
+        #: ``tactics`` (the winning and losing moves, the solver, the game's deeper proofs),
+        #: ``threat`` (the game's threat turn), ``search``, ``checks`` (the rule guard and
+        #: the safety checks); the steps not taken are absent.
+        self.last_timing: dict[str, tuple[float, float]] = {}
+        self._steps = Steps()
 
     def reset(self) -> None:
         """Drop the search tree and the positions seen (a new game)."""
@@ -433,7 +475,12 @@ class MCTSPlayer(Player):
         if self._after is None or state != self._after:
             self._mistaken = None  # a turn of its own starts: a mistake is drawn for it anew
         self.remember(state)
-        move = self._choose(state, progress)
+        self._steps = Steps()
+        try:
+            move = self._choose(state, progress)
+        finally:
+            self._steps.close()
+            self.last_timing = self._steps.times
         after = state.apply_unchecked(move)
         self.remember(after)
         going_on = after.outcome is None and after.to_move == state.to_move
@@ -458,6 +505,8 @@ class MCTSPlayer(Player):
             self.last_analysis = tree.analysis()
             return moves[0]
         candidates = moves
+        steps = self._steps
+        steps.enter("tactics")
         if level.tactics:
             wins = winning_moves(state)
             if wins:
@@ -492,7 +541,9 @@ class MCTSPlayer(Player):
             if win is not None:
                 self.last_analysis = [MoveStat(win, 0, 1.0, 1.0, "win")]
                 return win
-        plan = threat_turn(state, level) if level.threat_turn_nodes else None
+        steps.enter("threat")
+        plan = threat_turn(state, level, start, self.stop) if level.threat_turn_nodes else None
+        steps.enter("search")
         checks = level.safety_checks if depth > 1 else 0
         seconds = level.seconds
         if seconds is not None:
@@ -500,6 +551,7 @@ class MCTSPlayer(Player):
             seconds = search_seconds(seconds, checks > 0, level.rule_guard, start, cpu_start, share)
         tree.search(level.iterations, seconds, progress, stop=self.stop)
         self.last_analysis = tree.analysis()
+        steps.enter("checks")
         stopped = self.stop is not None and self.stop()
         guard = rule_guard(state, level.rule_nodes) if level.rule_guard and not stopped else None
         deadline = None
@@ -667,8 +719,8 @@ def forced_win(
     ``seconds`` of CPU time: a loaded machine leaves it the same work; ``stop``
     ends it early), then the game's deeper proofs
     (:attr:`~tablier.ai.knowledge.Knowledge.forced_win`: XoBo's threat-space
-    search, Voldétour's winning turns) get ``threat_nodes`` positions and
-    ``seconds``.  ``prove`` (a game's compiled proof search, with
+    search, Voldétour's winning turns) get ``threat_nodes`` positions,
+    ``seconds`` and the same ``stop``.  ``prove`` (a game's compiled proof search, with
     ``prove_nodes``) goes to the solver.
     The tactical step of ``hard``, ``expert`` and ``master`` before their search.
     """
@@ -686,7 +738,7 @@ def forced_win(
         return result.line[0]
     hook = knowledge_for(state.game).forced_win
     if hook is not None and threat_nodes:
-        line = hook(state, threat_nodes, seconds)
+        line = hook(state, threat_nodes, seconds, stop)
         if line:
             return line[0]
     return None
@@ -711,13 +763,21 @@ def _plays_threat(plan: Move, candidates: Sequence[Move], analysis: list[MoveSta
 THREAT_TURN_SHARE = 0.1
 
 
-def threat_turn(state: State[Any], level: Level) -> Move | None:
+def threat_turn(
+    state: State[Any],
+    level: Level,
+    start: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Move | None:
     """The first decision of a turn that threatens a win at the next one, or None.
 
     The game's :attr:`~tablier.ai.knowledge.Knowledge.threat_turn` hook (Voldétour's)
     with the level's ``threat_turn_nodes`` per search, within
-    :data:`THREAT_TURN_SHARE` of a timed level's budget in CPU time; None where the game
-    has no such hook.  The step of ``hard`` and ``expert`` between their tactical step
+    :data:`THREAT_TURN_SHARE` of a timed level's budget in CPU time, and, for a
+    decision that began at ``start`` (:func:`time.perf_counter`), not past half the
+    budget and that share of it in wall-clock time (the steps before, solver
+    included, end by half); ``stop`` ends it too; None where the game has no such
+    hook.  The step of ``hard`` and ``expert`` between their tactical step
     and their search: a threat is played, once the safety checks pass it, rather than
     the search's choice (docs/ai.md, "Threat turns").
     """
@@ -725,7 +785,9 @@ def threat_turn(state: State[Any], level: Level) -> Move | None:
     if hook is None:
         return None
     seconds = THREAT_TURN_SHARE * level.seconds if level.seconds else None
-    line = hook(state, level.threat_turn_nodes, seconds)
+    if level.seconds and start is not None:
+        stop = wall_stop(start + (0.5 + THREAT_TURN_SHARE) * level.seconds, stop)
+    line = hook(state, level.threat_turn_nodes, seconds, stop)
     return line[0] if line else None
 
 

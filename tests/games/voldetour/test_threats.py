@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -61,6 +63,28 @@ def test_none_far_from_the_tower_or_out_of_time():
     assert turnwin.threat(game.initial_state(), 2000) is None  # 14 squares away
     assert turnwin.threat(_pillars(), 2000, 0.0) is None  # no time left
     assert turnwin.threat(_pillars(), 1) is None  # no positions to find the next win
+    assert turnwin.threat(_pillars(), 2000, stop=lambda: True) is None  # told to stop
+
+
+def test_a_stop_is_asked_and_ends_the_searches():
+    """``stop`` (the levels' wall clock) ends the threat and winning-turn searches; asked
+    and answering False, it changes nothing."""
+    asked = []
+
+    def never() -> bool:
+        asked.append(1)
+        return False
+
+    state = _pillars()
+    assert turnwin.threat(state, 2000, stop=never) == turnwin.threat(state, 2000)
+    assert asked
+    # no win within the turn here: the search runs to its depth, asking now and then
+    asked.clear()
+    plain = turnwin.search(state, 20_000)
+    assert plain.line is None and plain.nodes > 64
+    assert turnwin.search(state, 20_000, stop=never).nodes == plain.nodes and asked
+    cut = turnwin.search(state, 20_000, stop=lambda: True)
+    assert cut.limited and cut.nodes == 64
 
 
 @settings(max_examples=15, deadline=None)
@@ -82,6 +106,10 @@ def test_hard_makes_the_threat_and_can_be_told_not_to():
     assert hard.level.threat_turn_nodes == 2000
     assert players.threat_turn(state, hard.level) == line[0]
     assert hard.choose(state) == line[0]
+    # a timed level's threat turn stops at 60% of its budget, wall clock
+    timed = make_player("hard").level
+    assert players.threat_turn(state, timed, time.perf_counter() + 60) == line[0]
+    assert players.threat_turn(state, timed, time.perf_counter() - 0.6 * timed.seconds) is None
     off = make_player("hard:iterations=20,seconds=none,threat_turn_nodes=0")
     assert off.level.threat_turn_nodes == 0
     assert players.threat_turn(get("volo").initial_state(), hard.level) is None

@@ -575,19 +575,29 @@ def position_key(state: VState) -> int | None:
     return state.repetition_key()
 
 
-def forced_win(state: VState, nodes: int, seconds: float | None = None) -> Sequence[VMove] | None:
+def forced_win(
+    state: VState,
+    nodes: int,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Sequence[VMove] | None:
     """A win within the mover's own turn, as its decisions, or None (see :mod:`.turnwin`)."""
     from .turnwin import forced_win as turn_win
 
-    return turn_win(state, nodes, seconds)
+    return turn_win(state, nodes, seconds, stop)
 
 
-def threat_turn(state: VState, nodes: int, seconds: float | None = None) -> Sequence[VMove] | None:
+def threat_turn(
+    state: VState,
+    nodes: int,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Sequence[VMove] | None:
     """A turn that threatens a win at the next one, as its decisions, or None (see
     :func:`.turnwin.threat`)."""
     from .turnwin import threat
 
-    return threat(state, nodes, seconds)
+    return threat(state, nodes, seconds, stop)
 
 
 def unstoppable(state: VState, nodes: int, seconds: float | None = None) -> Sequence[VMove] | None:

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ...core.geometry import bits
@@ -100,6 +101,7 @@ class _TurnSearch:
         seconds: float | None,
         hold_nodes: int = 0,
         forks: bool = True,
+        stop: Callable[[], bool] | None = None,
     ) -> None:
         ps = state.game.pieceset
         self.me = state.to_move
@@ -117,6 +119,7 @@ class _TurnSearch:
         self.max_nodes = nodes
         self.nodes = 0
         self.deadline = None if seconds is None else time.process_time() + seconds
+        self.stop = stop
         # position -> the most decisions already searched from it without a win
         self.searched: dict[VState, int] = {}
 
@@ -124,8 +127,12 @@ class _TurnSearch:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise _Limit
+        if self.nodes & 63:
+            return
         deadline = self.deadline
-        if deadline is not None and not self.nodes & 63 and time.process_time() > deadline:
+        if deadline is not None and time.process_time() > deadline:
+            raise _Limit
+        if self.stop is not None and self.stop():
             raise _Limit
 
     def _near(self, move: VMove) -> bool:
@@ -249,7 +256,7 @@ class _TurnSearch:
                 raise _Limit
         # a win of the opponent's not found within its positions is taken as none: the
         # threat counts (the safety step, which asks this, would rather avoid it)
-        return search(after, self.hold_nodes, seconds).line is None
+        return search(after, self.hold_nodes, seconds, self.stop).line is None
 
 
 def _walks(state: VState, player: int, tower: int) -> list[int]:
@@ -384,25 +391,36 @@ class TurnWin(NamedTuple):
     limited: bool
 
 
-def search(state: VState, nodes: int, seconds: float | None = None) -> TurnWin:
+def search(
+    state: VState,
+    nodes: int,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> TurnWin:
     """The shortest winning line within the mover's turn, and what finding it cost.
 
-    At most ``nodes`` positions and ``seconds`` of CPU time (``None``: no limit);
-    nothing is searched when the game is over or the mover's Lord stands farther than
+    At most ``nodes`` positions and ``seconds`` of CPU time (``None``: no limit), and
+    not past the first time ``stop`` (asked every 64 positions) answers True; nothing
+    is searched when the game is over or the mover's Lord stands farther than
     :data:`MAX_DISTANCE` squares from the enemy tower.
     """
-    return _deepening(state, nodes, seconds, 0)
+    return _deepening(state, nodes, seconds, 0, stop=stop)
 
 
 def _deepening(
-    state: VState, nodes: int, seconds: float | None, hold_nodes: int, forks: bool = True
+    state: VState,
+    nodes: int,
+    seconds: float | None,
+    hold_nodes: int,
+    forks: bool = True,
+    stop: Callable[[], bool] | None = None,
 ) -> TurnWin:
     """:class:`_TurnSearch` one decision deeper at a time, to :data:`MAX_DECISIONS`."""
     if state.outcome is not None:
         return TurnWin(None, 0, False)
     if lord_distance(state, state.to_move) > MAX_DISTANCE:
         return TurnWin(None, 0, False)
-    turn = _TurnSearch(state, nodes, seconds, hold_nodes, forks)
+    turn = _TurnSearch(state, nodes, seconds, hold_nodes, forks, stop)
     try:
         for depth in range(1, MAX_DECISIONS + 1):
             line = turn.win(state, depth)
@@ -468,12 +486,22 @@ def unstoppable(
     return _deepening(state, nodes, seconds, hold, forks)
 
 
-def forced_win(state: VState, nodes: int, seconds: float | None = None) -> list[VMove] | None:
+def forced_win(
+    state: VState,
+    nodes: int,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> list[VMove] | None:
     """The shortest winning line within the mover's turn (see :func:`search`), or None."""
-    return search(state, nodes, seconds).line
+    return search(state, nodes, seconds, stop).line
 
 
-def threat(state: VState, nodes: int, seconds: float | None = None) -> list[VMove] | None:
+def threat(
+    state: VState,
+    nodes: int,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> list[VMove] | None:
     """A turn that threatens to win at the next one: the mover's decisions to the end
     of its turn, or None.
 
@@ -485,10 +513,13 @@ def threat(state: VState, nodes: int, seconds: float | None = None) -> list[VMov
     play again there, :func:`search` finds it a winning turn, and the opponent, to
     move there, has no winning turn of its own found (the safety step after the
     search looks further).  Each search gets ``nodes`` positions; ``seconds`` of CPU
-    time bound the whole (``None``: no limit).  A turn that wins at once is
-    :func:`forced_win`'s, not a threat.  The opponent may answer a threat; the
-    player that makes it (``hard``'s ``threat_turn`` step, docs/ai.md "Threat
-    turns") makes it rather than idle in a race both Lords are stuck in.
+    time bound the whole (``None``: no limit), and so does ``stop``: the first time it
+    answers True (asked between the endings and by the searches), the answer is None;
+    an opponent's search cut short by either proves nothing and offers no threat.  A
+    turn that wins at once is :func:`forced_win`'s, not a threat.  The opponent may
+    answer a threat; the player that makes it (``hard``'s ``threat_turn`` step,
+    docs/ai.md "Threat turns") makes it rather than idle in a race both Lords are
+    stuck in.
 
     White's Lord on its 1×2×3 pillar (d3, d4), four squares from Black's tower, with
     no winning turn: standing its 1×1×3 block up on d2 and walking onto it threatens
@@ -510,18 +541,27 @@ def threat(state: VState, nodes: int, seconds: float | None = None) -> list[VMov
     deadline = None if seconds is None else time.process_time() + seconds
     tower = state.game.pieceset.towers[1 - me]
     corridor = _corridor(state, state.lords[me], tower)
+
+    def over() -> bool:
+        late = deadline is not None and time.process_time() > deadline
+        return late or (stop is not None and stop())
+
     endings: list[tuple[int, int, list[VMove], VState]] = []
-    for line, after in _endings(state, corridor):
+    for tried, (line, after) in enumerate(_endings(state, corridor), 1):
         if after.outcome is None and lord_distance(after, me) <= MAX_DISTANCE:
             endings.append((path_distance(after, me), len(endings), line, after))
+        if not tried & 63 and over():
+            return None
     endings.sort(key=lambda ending: ending[:2])
     for _cost, _order, line, after in endings[:THREAT_TRIES]:
         left = None if deadline is None else deadline - time.process_time()
-        if left is not None and left <= 0:
+        if over():
             return None
-        if search(_again(after), nodes, left).line is None:
+        if search(_again(after), nodes, left, stop).line is None:
             continue
-        if search(after, nodes, left).line is None:
+        answer = search(after, nodes, left, stop)
+        # an answer cut short by the time proves nothing: no threat is offered
+        if answer.line is None and not over():
             return line
     return None
 
@@ -532,28 +572,27 @@ def _again(state: VState) -> VState:
     return dataclasses.replace(state, turn=state.turn + 1, done=0, passes=0, history=())
 
 
-def _endings(state: VState, corridor: int) -> list[tuple[list[VMove], VState]]:
-    """The ends of the mover's turn :func:`threat` tries: (its decisions, the position)."""
+def _endings(state: VState, corridor: int) -> Iterator[tuple[list[VMove], VState]]:
+    """The ends of the mover's turn :func:`threat` tries: (its decisions, the position),
+    one at a time (the caller may stop between them)."""
     me = state.to_move
-    out: list[tuple[list[VMove], VState]] = []
 
-    def finish(s: VState, line: list[VMove]) -> None:
+    def finish(s: VState, line: list[VMove]) -> Iterator[tuple[list[VMove], VState]]:
         for move in s.legal_moves():
             if move[0] in ("L", "E"):
-                out.append(([*line, move], s.apply_unchecked(move)))
+                yield [*line, move], s.apply_unchecked(move)
 
-    def put(s: VState, line: list[VMove]) -> None:
+    def put(s: VState, line: list[VMove]) -> Iterator[tuple[list[VMove], VState]]:
         for move in s.legal_moves():
             if move[0] == "P" and move_squares(s, move) & corridor:
                 after = s.apply_unchecked(move)
                 if after.to_move == me and after.outcome is None:
-                    finish(after, [*line, move])
+                    yield from finish(after, [*line, move])
 
     if state.hand is not None:
-        put(state, [])
-        return out
-    finish(state, [])
+        yield from put(state, [])
+        return
+    yield from finish(state, [])
     for take in state.legal_moves():
         if take[0] == "T":
-            put(state.apply_unchecked(take), [take])
-    return out
+            yield from put(state.apply_unchecked(take), [take])

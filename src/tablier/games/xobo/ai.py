@@ -296,11 +296,16 @@ def playout(
     return _playout_c(state, seed, limit, weighted, cutoff)
 
 
-def forced_win(state: XoBoState, nodes: int, seconds: float | None = None) -> Sequence[Move] | None:
+def forced_win(
+    state: XoBoState,
+    nodes: int,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Sequence[Move] | None:
     """A forced win by threats for the side to move (see :mod:`.threats`), or None."""
     from .threats import forced_win as search
 
-    return search(state, nodes, seconds)
+    return search(state, nodes, seconds, stop)
 
 
 def prove(

@@ -30,7 +30,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ...core.game import Move
 from .ai import move_prior, winning_cells
@@ -54,10 +54,13 @@ def _threatens(state: XoBoState, player: int) -> bool:
 class ThreatSearch:
     """The search of :func:`forced_win` (keeps its table across depths)."""
 
-    def __init__(self, nodes: int, seconds: float | None = None) -> None:
+    def __init__(
+        self, nodes: int, seconds: float | None = None, stop: Callable[[], bool] | None = None
+    ) -> None:
         self.max_nodes = nodes
         self.nodes = 0
         self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.stop = stop
         # (state, depth) -> winning line or None
         self._table: dict[tuple[XoBoState, int], tuple[XoBoMove, ...] | None] = {}
 
@@ -66,6 +69,8 @@ class ThreatSearch:
         if self.nodes > self.max_nodes:
             raise _Limit
         if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Limit
+        if self.stop is not None and not self.nodes & 63 and self.stop():
             raise _Limit
 
     def threats(self, state: XoBoState) -> tuple[XoBoMove | None, list[tuple[XoBoMove, XoBoState]]]:
@@ -141,15 +146,21 @@ class ThreatSearch:
         return longest
 
 
-def forced_win(state: XoBoState, nodes: int, seconds: float | None = None) -> Sequence[Move] | None:
+def forced_win(
+    state: XoBoState,
+    nodes: int,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Sequence[Move] | None:
     """A forced win by threats for the side to move, as a line of moves, or None.
 
-    ``nodes`` bounds the positions searched, ``seconds`` the time; None when no
-    line of at most :data:`MAX_DEPTH` decisions was found within them.
+    ``nodes`` bounds the positions searched, ``seconds`` the time (wall clock), ``stop``
+    (asked every 64 positions) may end it early; None when no line of at most
+    :data:`MAX_DEPTH` decisions was found within them.
     """
     if state.outcome is not None:
         return None
-    search = ThreatSearch(nodes, seconds)
+    search = ThreatSearch(nodes, seconds, stop)
     try:
         for depth in range(1, MAX_DEPTH + 1, 2):
             line = search.attack(state, depth)
