@@ -65,6 +65,7 @@ __all__ = [
     "MCTSPlayer",
     "Player",
     "RandomPlayer",
+    "Steps",
     "avoidable_rule_loss",
     "checks_deadline",
     "forced_win",
@@ -74,6 +75,7 @@ __all__ = [
     "safest_move",
     "search_seconds",
     "tactical_depth",
+    "threat_turn",
     "wall_stop",
 ]
 
