@@ -115,6 +115,18 @@ def test_play_game_alternates_colours_and_shares_openings():
     assert 0 <= g0["think_a"]["mean"] <= g0["think_a"]["max"] <= g0["seconds"]
 
 
+def test_a_record_keeps_the_steps_of_the_longest_decision():
+    """For a player that times its steps (an MCTS level): which step the longest decision
+    spent its time in, on both clocks; a player that does not has none."""
+    game = get("volo", board="mini", supply=12)
+    record = play_game(game, "medium:iterations=20,seconds=none", "random", 0, seed=4)
+    think = record["think_a"]
+    assert "steps" not in record["think_b"]
+    assert {"tactics", "search"} <= set(think["steps"]) <= {"tactics", "threat", "search", "checks"}
+    walls = [wall for wall, _cpu in think["steps"].values()]
+    assert all(wall >= 0 for wall in walls) and sum(walls) <= think["max"] + 1e-3
+
+
 def test_real_match_in_processes_and_resume(tmp_path):
     game = get("volo", board="mini", supply=12)
     out = tmp_path / "m.jsonl"

@@ -83,10 +83,16 @@ def play_game(
         moves.append(str(move))
         state = state.apply_unchecked(move)
     think: tuple[list[float], list[float]] = ([], [])  # seconds per decision, by player
+    # the steps of each player's longest decision, for a player that times them
+    steps: list[dict[str, tuple[float, float]]] = [{}, {}]
     while state.outcome is None and len(moves) < max_plies:
+        mover = state.to_move
         t0 = time.perf_counter()
-        move = players[state.to_move].choose(state)
-        think[state.to_move].append(time.perf_counter() - t0)
+        move = players[mover].choose(state)
+        took = time.perf_counter() - t0
+        if took > max(think[mover], default=-1.0):
+            steps[mover] = dict(getattr(players[mover], "last_timing", {}))
+        think[mover].append(took)
         moves.append(str(move))
         state = state.apply(move)
     outcome = state.outcome
@@ -110,8 +116,8 @@ def play_game(
         "score_a": score_a,
         "plies": len(moves),
         "seconds": round(time.perf_counter() - start, 3),
-        "think_a": _think(think[a_player]),
-        "think_b": _think(think[1 - a_player]),
+        "think_a": _think(think[a_player], steps[a_player]),
+        "think_b": _think(think[1 - a_player], steps[1 - a_player]),
     }
 
 
@@ -120,8 +126,13 @@ def play_task(game: Game[Any, Any], task: GameTask | tuple[Any, ...]) -> dict[st
     return play_game(game, *task)
 
 
-def _think(times: list[float]) -> dict[str, float]:
-    """Mean and longest thinking time per decision, in seconds."""
+def _think(times: list[float], steps: dict[str, tuple[float, float]]) -> dict[str, Any]:
+    """Mean and longest thinking time per decision, in seconds, and the longest decision's
+    ``steps`` (``[wall, CPU]`` seconds each) where the player times them
+    (:attr:`MCTSPlayer.last_timing <tablier.ai.players.MCTSPlayer.last_timing>`)."""
     if not times:
         return {"mean": 0.0, "max": 0.0}
-    return {"mean": round(sum(times) / len(times), 4), "max": round(max(times), 4)}
+    out: dict[str, Any] = {"mean": round(sum(times) / len(times), 4), "max": round(max(times), 4)}
+    if steps:
+        out["steps"] = {k: [round(wall, 4), round(cpu, 4)] for k, (wall, cpu) in steps.items()}
+    return out
