@@ -85,12 +85,14 @@ def play_game(
     think: tuple[list[float], list[float]] = ([], [])  # seconds per decision, by player
     # the steps of each player's longest decision, for a player that times them
     steps: list[dict[str, tuple[float, float]]] = [{}, {}]
+    longest = [-1.0, -1.0]
     while state.outcome is None and len(moves) < max_plies:
         mover = state.to_move
         t0 = time.perf_counter()
         move = players[mover].choose(state)
         took = time.perf_counter() - t0
-        if took > max(think[mover], default=-1.0):
+        if took > longest[mover]:
+            longest[mover] = took
             steps[mover] = dict(getattr(players[mover], "last_timing", {}))
         think[mover].append(took)
         moves.append(str(move))
