@@ -182,8 +182,11 @@ def test_level_times_runs(tmp_path):
     assert "| xobo | 2 |" in out and (tmp_path / "t.json").exists()
     # the steps of hard's decisions, each timed on both clocks
     assert "| xobo | search |" in out and "| xobo | tactics |" in out
-    steps = json.loads((tmp_path / "t.json").read_text())["games"]["xobo"]["steps"]
+    row = json.loads((tmp_path / "t.json").read_text())["games"]["xobo"]
+    steps = row["steps"]
     assert {"tactics", "search", "checks"} <= set(steps)
+    # the promise counted on both clocks: 0.05 s decisions spend far less than 2 s of CPU
+    assert "over 2 s: wall, CPU" in out and row["over_cpu"] == 0 and row["cpu"][2] < 2
     assert all(len(clocks) == 2 and clocks[0][0] <= clocks[0][1] for clocks in steps.values())
 
 
