@@ -17,8 +17,9 @@ pytestmark = pytest.mark.usefixtures("engine")
 STEP, LEVEL, SLOPE = vold_ai.STEP, vold_ai.LEVEL, vold_ai.SLOPE
 
 
-def _slow_distance(state: VState, player: int) -> int:
-    """Dijkstra over (square, height), one square at a time, with the rules' own Lord step."""
+def _slow_distance(state: VState, player: int, walls: frozenset[int] = frozenset()) -> int:
+    """Dijkstra over (square, height), one square at a time, with the rules' own Lord step;
+    never onto a square of ``walls``."""
     ps = state.game.pieceset
     grid = ps.grid
     b = state.board
@@ -29,7 +30,7 @@ def _slow_distance(state: VState, player: int) -> int:
     done = set()
     while heap:
         cost, q, h = heapq.heappop(heap)
-        if (q, h) in done:
+        if (q, h) in done or (q in walls and q != start):
             continue
         done.add((q, h))
         if q == target and h == H:
@@ -93,6 +94,15 @@ def test_over_a_built_path_it_counts_the_lords_steps():
     # White's Lord standing on g9, in the way: no wall for the distance (Lords move)
     blocker = VState(g, row.blocks, row.stairs, (_square(g, "f9"), _square(g, "g9")), 3)
     assert vold_ai.path_distance(blocker, 0) == 3 * STEP
+    # unless a benchmark asks with its square a wall: around it, f10, g10 and h10 to build
+    # (three levels each under the first, two more squares), or f8, g8 and h8 the same way
+    g9 = 1 << _square(g, "g9")
+    walled = vold_ai.path_distance(blocker, 0, g9)
+    assert walled == _slow_distance(blocker, 0, frozenset({_square(g, "g9")})) > 3 * STEP
+    assert vold_ai._path_distance_pure(blocker, 0, 0) == 3 * STEP
+    # the Lord's own square is never a wall
+    own = 1 << _square(g, "f9")
+    assert vold_ai.path_distance(blocker, 0, own) == 3 * STEP
 
 
 def test_distance_matches_the_slow_reference():
@@ -109,6 +119,24 @@ def test_distance_matches_the_slow_reference():
             assert vold_ai.path_distance(state, p) == _slow_distance(state, p), state.to_text()
             checked += 1
     assert checked > 80 and slopes > 10
+
+
+def test_distance_with_the_other_lord_a_wall_matches_the_slow_reference():
+    rng = random.Random(12)
+    g = game()
+    checked = longer = 0
+    for _ in range(60):
+        state = built_position(g, rng)
+        if state.outcome is not None:
+            continue
+        for p in (0, 1):
+            other = state.lords[1 - p]
+            walled = vold_ai.path_distance(state, p, 1 << other)
+            assert walled == _slow_distance(state, p, frozenset({other})), state.to_text()
+            assert walled >= vold_ai.path_distance(state, p)
+            longer += walled > vold_ai.path_distance(state, p)
+            checked += 1
+    assert checked > 80 and longer > 0, longer
 
 
 def test_evaluation_prefers_the_lord_nearer_over_built_paths():

@@ -1174,7 +1174,8 @@ static int nearest(const PS *ps, u128 foot, int target) {
     return best;
 }
 
-static int path_distance(const PS *ps, const St *s, const Bd *b, int player) {
+/* ai._path_distance_pure; walls: squares the path may neither cross nor end on (0 in play) */
+static int path_distance(const PS *ps, const St *s, const Bd *b, int player, u128 walls) {
     int H = ps->TH, target = ps->towers[1 - player], start = s->lords[player];
     u128 tbit = bit(target), board = ps->board;
     int h0 = height(ps, b, start);
@@ -1210,7 +1211,8 @@ static int path_distance(const PS *ps, const St *s, const Bd *b, int player) {
     }
     u128 seen[MAXH + 1], ring[RING][MAXH + 1];
     int present[RING], live = 1;
-    memset(seen, 0, sizeof(seen));
+    walls &= ~bit(start);
+    for (int h = 0; h <= MAXH; h++) seen[h] = walls;
     memset(ring, 0, sizeof(ring));
     memset(present, 0, sizeof(present));
     ring[0][h0] = bit(start);
@@ -1280,7 +1282,7 @@ static double near_scale(int d) {
 
 static double evaluate(const PS *ps, const St *s, const Bd *b) {
     int p = to_move(s);
-    int d1 = path_distance(ps, s, b, 1 - p), d0 = path_distance(ps, s, b, p);
+    int d1 = path_distance(ps, s, b, 1 - p, 0), d0 = path_distance(ps, s, b, p, 0);
     double race = near_scale(d1) - near_scale(d0);
     /* ai._LORD: the Lords' own squares to the enemy tower count beside the path distances */
     race += lord_weight * (manhattan(ps, s->lords[1 - p], ps->towers[p]) -
@@ -1745,20 +1747,22 @@ static PyObject *py_evaluate(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_path_distance(PyObject *self, PyObject *args) {
-    PyObject *cap, *state;
+    PyObject *cap, *state, *wallso = NULL;
     int player;
-    if (!PyArg_ParseTuple(args, "OOi", &cap, &state, &player)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOi|O", &cap, &state, &player, &wallso)) return NULL;
     PS *ps = get_ps(cap);
     if (!ps) return NULL;
     if (player != 0 && player != 1) {
         PyErr_SetString(PyExc_ValueError, "player must be 0 or 1");
         return NULL;
     }
+    u128 walls = 0;
+    if (wallso && to_mask(wallso, &walls) < 0) return NULL;
     St s;
     Bd b;
     if (parse_state(ps, state, &s, 0) < 0) return NULL;
     build_board(ps, &s, &b, -1, -1, -1);
-    return PyLong_FromLong(path_distance(ps, &s, &b, player));
+    return PyLong_FromLong(path_distance(ps, &s, &b, player, walls & ps->board));
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -2092,7 +2096,7 @@ static PyMethodDef methods[] = {
      "move_prior(cap, state, moves) -> list[float]: ai.move_prior."},
     {"evaluate", py_evaluate, METH_VARARGS, "evaluate(cap, state) -> float: ai.evaluate."},
     {"path_distance", py_path_distance, METH_VARARGS,
-     "path_distance(cap, state, player) -> int: ai.path_distance."},
+     "path_distance(cap, state, player, walls=0) -> int: ai.path_distance."},
     {"prove", py_prove, METH_VARARGS,
      "prove(cap, max_turns, repetition, state, attacker, depth, max_nodes, max_seconds)\n"
      "-> (True/False/None, positions): does attacker force a win within depth decisions?\n"

@@ -129,13 +129,19 @@ def lord_distance(state: VState, player: int) -> int:
     return _distance(ps.grid, state.lords[player], ps.towers[1 - player])
 
 
-def path_distance(state: VState, player: int) -> int:
+def path_distance(state: VState, player: int, walls: int = 0) -> int:
     """The cost of ``player``'s Lord's cheapest 3D path to the enemy tower (see
-    :func:`_path_distance_pure`; computed by the compiled core when it plays)."""
+    :func:`_path_distance_pure`; computed by the compiled core when it plays).
+
+    ``walls``: squares (a bitboard) the path may neither cross nor end on; the evaluation
+    passes none (the other Lord is no wall: Lords move).
+    """
+    if walls:
+        return (_path_distance_native if _on else _path_distance_pure)(state, player, walls)
     return _path_distance(state, player)
 
 
-def _path_distance_pure(state: VState, player: int) -> int:
+def _path_distance_pure(state: VState, player: int, walls: int = 0) -> int:
     """The cost of ``player``'s Lord's cheapest 3D path to the enemy tower.
 
     See the module docstring: ``STEP`` per step over built paths (slopes
@@ -143,6 +149,8 @@ def _path_distance_pure(state: VState, player: int) -> int:
     move, and a Lord in the way must not make a near Lord look far),
     and, where the path needs building, ``LEVEL`` per level to raise a square
     and ``SLOPE`` per change of height.  ``BLOCKED`` when no path exists.
+    ``walls``: squares (a bitboard) the path may neither cross nor end on (see
+    :func:`path_distance`).
     """
     ps = state.game.pieceset
     grid = ps.grid
@@ -178,7 +186,8 @@ def _path_distance_pure(state: VState, player: int) -> int:
         virtual.append(row)
     shifts = grid.shifts
     step = state.lord_step
-    seen = [0] * (H + 1)
+    walls &= ~(1 << start)
+    seen = [walls] * (H + 1)
     buckets: dict[int, list[int]] = {0: [0] * (H + 1)}
     buckets[0][h0] = 1 << start
 
@@ -409,14 +418,14 @@ def _tall_kinds(ps: PieceSet) -> frozenset[int]:
 # -- the compiled core ----------------------------------------------------------------
 
 
-def _path_distance_native(state: VState, player: int) -> int:
+def _path_distance_native(state: VState, player: int, walls: int = 0) -> int:
     tables = native_tables(state.game.pieceset)
     if tables is None:
-        return _path_distance_pure(state, player)
+        return _path_distance_pure(state, player, walls)
     try:
-        distance: int = rules._native.path_distance(tables, state, player)
+        distance: int = rules._native.path_distance(tables, state, player, walls)
     except OverflowError:  # a turn number beyond 2**62: the pure code plays it
-        return _path_distance_pure(state, player)
+        return _path_distance_pure(state, player, walls)
     return distance
 
 
