@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from tablier.ai import players
 from tablier.ai.players import make_player
 from tablier.games import get
+from tablier.games.voldetour import ai as vold_ai
 from tablier.games.voldetour import turnwin
+from tablier.games.voldetour.ai import path_distance
 from tablier.games.voldetour.turnwin import _again
 
 from .test_turnwin import _near_tower, _play_turn
@@ -85,6 +87,48 @@ def test_a_stop_is_asked_and_ends_the_searches():
     assert turnwin.search(state, 20_000, stop=never).nodes == plain.nodes and asked
     cut = turnwin.search(state, 20_000, stop=lambda: True)
     assert cut.limited and cut.nodes == 64
+
+
+def _guarded():
+    """Black's Lord on its 1×1×3 block at i7, White's on its own at i8, beside White's tower
+    (i9): the way in crosses White's Lord, which need never step aside; White's Lord is far
+    from Black's tower."""
+    game = get("voldetour")
+    return game.position(
+        black=["B113@i7:1x1x3"], white=["B113@i8:1x1x3"], lords=("i7", "i8"), turn=9
+    )
+
+
+def test_a_progress_turn_where_no_threat_is_found(monkeypatch):
+    state = _guarded()
+    wall = 1 << state.lords[1]
+    now = path_distance(state, 0, wall)
+    assert path_distance(state, 0) == 2 < now  # crossing White's Lord it looks two steps off
+    # no next-turn win found anywhere (the searches answer none): not a threat
+    monkeypatch.setattr(turnwin, "search", lambda *args: turnwin.TurnWin(None, 1, False))
+    assert turnwin.threat(state, 2000) is None
+    line = turnwin.threat(state, 2000, progress=True)
+    assert line is not None
+    after = _play_turn(state, line)
+    assert after.to_move == 1 and after.outcome is None
+    # the nearest of the endings tried, by the path distance with White's Lord a wall
+    corridor = turnwin._corridor(state, state.lords[0], state.game.pieceset.towers[1])
+    nearest = min(
+        path_distance(end, 0, wall)
+        for _, end in turnwin._endings(state, corridor)
+        if end.outcome is None and vold_ai.lord_distance(end, 0) <= turnwin.MAX_DISTANCE
+    )
+    assert path_distance(after, 0, wall) == nearest < now
+    # the levels' hook asks for it
+    assert vold_ai.threat_turn(state, 2000) == line
+    # not where White's Lord is less than PROGRESS_MARGIN farther from Black's tower
+    far = path_distance(state, 1)
+    monkeypatch.setattr(turnwin, "PROGRESS_MARGIN", far - now + 1)
+    assert turnwin.threat(state, 2000, progress=True) is None
+    monkeypatch.setattr(turnwin, "PROGRESS_MARGIN", far - now)
+    assert turnwin.threat(state, 2000, progress=True) == line
+    # nor out of time
+    assert turnwin.threat(state, 2000, 0.0, progress=True) is None
 
 
 @settings(max_examples=15, deadline=None)

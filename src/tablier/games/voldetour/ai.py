@@ -134,7 +134,8 @@ def path_distance(state: VState, player: int, walls: int = 0) -> int:
     :func:`_path_distance_pure`; computed by the compiled core when it plays).
 
     ``walls``: squares (a bitboard) the path may neither cross nor end on; the evaluation
-    passes none (the other Lord is no wall: Lords move).
+    passes none (the other Lord is no wall: Lords move), the progress turns of
+    :func:`.turnwin.threat` its square (a defender beside its tower need never move).
     """
     if walls:
         return (_path_distance_native if _on else _path_distance_pure)(state, player, walls)
@@ -602,11 +603,12 @@ def threat_turn(
     seconds: float | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> Sequence[VMove] | None:
-    """A turn that threatens a win at the next one, as its decisions, or None (see
-    :func:`.turnwin.threat`)."""
+    """A turn that threatens a win at the next one, or where there is none a turn that
+    brings the Lord on in a race won but for the finish, as its decisions, or None (see
+    :func:`.turnwin.threat`, asked with ``progress``)."""
     from .turnwin import threat
 
-    return threat(state, nodes, seconds, stop)
+    return threat(state, nodes, seconds, stop, progress=True)
 
 
 def unstoppable(state: VState, nodes: int, seconds: float | None = None) -> Sequence[VMove] | None:

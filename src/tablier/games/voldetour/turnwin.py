@@ -54,6 +54,7 @@ from .rules import VMove, VState, _orients
 __all__ = [
     "MAX_DECISIONS",
     "MAX_DISTANCE",
+    "PROGRESS_MARGIN",
     "SLACK",
     "THREAT_TRIES",
     "TurnWin",
@@ -71,6 +72,10 @@ MAX_DISTANCE = 6
 SLACK = 2
 #: The most endings of its turn :func:`threat` tries, nearest the enemy tower first.
 THREAT_TRIES = 12
+#: How much farther from the mover's tower the opponent's Lord must be (path distance) than
+#: the mover's Lord from the opponent's, the opponent's Lord taken as a wall, for
+#: :func:`threat` to answer a turn that brings the mover on where it finds no threat.
+PROGRESS_MARGIN = 10
 
 
 class _Limit(Exception):
@@ -501,6 +506,7 @@ def threat(
     nodes: int,
     seconds: float | None = None,
     stop: Callable[[], bool] | None = None,
+    progress: bool = False,
 ) -> list[VMove] | None:
     """A turn that threatens to win at the next one: the mover's decisions to the end
     of its turn, or None.
@@ -520,6 +526,13 @@ def threat(
     answer a threat; the player that makes it (``hard``'s ``threat_turn`` step,
     docs/ai.md "Threat turns") makes it rather than idle in a race both Lords are
     stuck in.
+
+    With ``progress`` (the levels' ``threat_turn`` hook asks so), where no ending is a
+    threat, the answer is a *progress turn*: the ending that brings the mover's Lord
+    nearest the enemy tower, by its path distance with the opponent's Lord counted as
+    a wall, when that is nearer than before the turn and the opponent's Lord is at
+    least :data:`PROGRESS_MARGIN` farther from the mover's tower (a race won but for
+    the finish: docs/ai.md "Progress turns").
 
     White's Lord on its 1×2×3 pillar (d3, d4), four squares from Black's tower, with
     no winning turn: standing its 1×1×3 block up on d2 and walking onto it threatens
@@ -563,7 +576,29 @@ def threat(
         # an answer cut short by the time proves nothing: no threat is offered
         if answer.line is None and not over():
             return line
-    return None
+    if not progress or over():
+        return None
+    return _progress(state, endings)
+
+
+def _progress(
+    state: VState, endings: list[tuple[int, int, list[VMove], VState]]
+) -> list[VMove] | None:
+    """Of ``endings`` (:func:`threat`'s), the one that brings the mover's Lord nearest the
+    enemy tower, its path distance counted with the other Lord as a wall (a defender beside
+    its tower need never step aside); None unless it is nearer than now and the opponent's
+    Lord is at least :data:`PROGRESS_MARGIN` farther from the mover's tower."""
+    me = state.to_move
+    wall = 1 << state.lords[1 - me]
+    now = path_distance(state, me, wall)
+    if path_distance(state, 1 - me) < now + PROGRESS_MARGIN:
+        return None
+    best: tuple[int, int, int, list[VMove]] | None = None
+    for cost, order, line, after in endings:
+        distance = path_distance(after, me, wall)
+        if distance < now and (best is None or (distance, cost, order) < best[:3]):
+            best = (distance, cost, order, line)
+    return None if best is None else best[3]
 
 
 def _again(state: VState) -> VState:
