@@ -429,6 +429,84 @@ def test_voldetour_stalls_summary_reads_the_capped_games(tmp_path):
     assert not stalls.stranded(top | {"high": 0.5})
 
 
+def test_voldetour_finishes_reads_the_near_lords_of_capped_games(tmp_path):
+    from tablier.games.voldetour import ai as vold_ai
+
+    finishes = _module("voldetour_finishes")
+    stalls = _module("voldetour_stalls")
+    game = get("voldetour", pieces="mini")
+    played = stalls.play_on(game.initial_state(), "greedy", "greedy", seed=3, max_plies=30)
+    capped = {"index": 7, "game": game.spec, "first": "greedy", "second": "random"}
+    capped |= {"moves": played["moves"], "reason": "move-limit"}
+    won = capped | {"index": 8, "reason": "tower"}
+    starts = finishes.last_turn_starts(capped)
+    assert sorted(starts) == [0, 1] and all(starts[p].to_move == p for p in (0, 1))
+    assert all(s.hand is None and s.done == 0 for s in starts.values())
+    # every Lord asked (near = the whole board), its figures those of the distances
+    rows = finishes.finishes(capped, 99, full=True)
+    assert [row["player"] for row in rows] == [0, 1]
+    for row in rows:
+        state = starts[row["player"]]
+        other = state.lords[1 - row["player"]]
+        assert row["path"] == vold_ai.path_distance(state, row["player"])
+        assert row["wall"] == vold_ai.path_distance(state, row["player"], 1 << other)
+        # no piece: the Lord's moves (a turn start: "end" needs an action first)
+        lord_moves = [m for m in state.legal_moves() if m[0] == "L"]
+        assert len(list(finishes.turn_ends(state, 0))) == len(lord_moves)
+        assert row["one_piece_turns"] <= row["any_turns"] and row["any"] <= row["one_piece"]
+        ends = list(finishes.turn_ends(state, 1))
+        assert len(ends) == row["one_piece_turns"]
+        assert all(e.to_move != state.to_move or e.outcome is not None for e in ends)
+        wall = 1 << other
+        assert row["one_piece"] == min(vold_ai.path_distance(e, row["player"], wall) for e in ends)
+    record = tmp_path / "games.jsonl"
+    record.write_text(json.dumps(capped) + "\n" + json.dumps(won) + "\n")
+    out = run("voldetour_finishes.py", "--near", "99", str(record))
+    assert out.count("games.jsonl game 7: ") == 2 and "game 8" not in out
+    assert out.strip().endswith(
+        f"1 capped games, 2 Lords near the enemy tower: the other Lord a wall for "
+        f"{sum(r['wall'] > r['path'] for r in rows)}, a one-piece turn lowering the path "
+        f"distance with that wall for {sum(r['one_piece'] < r['wall'] for r in rows)}"
+    )
+    # --progress: every turn start of the player named, both games read
+    starts = 0
+    replay = game.initial_state()
+    for text in played["moves"]:
+        starts += replay.to_move == 0 and replay.hand is None and replay.done == 0
+        replay = replay.apply(game.parse_move(replay, text))
+    starts += replay.to_move == 0 and replay.hand is None and replay.done == 0
+    asked, threats, progress = finishes.progress_turns(capped, "greedy", 2000)
+    assert asked == starts and 0 <= threats <= asked and len(progress) <= asked - threats
+    out = run("voldetour_finishes.py", "--progress", "--player", "greedy", str(record))
+    assert out.count(f"{asked} asked, {threats} threats") == 2
+    assert out.strip().endswith(
+        f"{2 * asked} turn starts asked: {2 * threats} threats, {2 * len(progress)} progress "
+        f"turns (in {2 * bool(progress)} games)"
+    )
+    # unreadable files: one line, exit 2
+    (tmp_path / "bad.jsonl").write_text("not json\n")
+    for bad in ("missing.jsonl", "bad.jsonl"):
+        refused = subprocess.run(
+            [sys.executable, str(BENCH / "voldetour_finishes.py"), str(tmp_path / bad)],
+            capture_output=True,
+            text=True,
+        )
+        assert refused.returncode == 2, refused.stderr
+        assert refused.stderr.startswith(f"error: cannot read the records in {tmp_path / bad}")
+        assert refused.stderr.count("\n") == 1
+        refused = subprocess.run(
+            [
+                sys.executable,
+                str(BENCH / "voldetour_finishes.py"),
+                "--progress",
+                str(tmp_path / bad),
+            ],
+            capture_output=True,
+            text=True,
+        )
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+
+
 def test_root_spread_reports_share_spread_and_agreement(mini):
     spread = _module("root_spread")
     state = spread.position(mini, 3, 6)
