@@ -30,7 +30,9 @@ tower, what the levels' ``threat_turn`` step answers there (``turnwin.threat`` w
 ``hard``'s ``threat_turn_nodes``, no time limit: the figures do not depend on the load): a
 threat, a progress turn (docs/ai.md "Progress turns": asked with ``progress``, an answer
 where there is no threat) or nothing; how often each, and at which decisions the progress
-turns::
+turns. The level gives the step a tenth of its budget and answers nothing where the threat
+searches take longer, so these counts are what the step finds, an upper bound on what the
+level plays::
 
     .venv/bin/python benchmarks/voldetour_finishes.py --progress --player hard \\
         benchmarks/records/2026-11-30-voldetour-hard-normalize-medium.jsonl
