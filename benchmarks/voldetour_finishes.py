@@ -134,13 +134,17 @@ class _Unreadable(Exception):
     """A file that is not the JSON lines of Voldétour games."""
 
 
-def _report(path: str, near: int, full: bool, counts: dict[str, int]) -> None:
+def _read(path: str) -> list[Any]:
+    """The records of a JSON lines file; :class:`_Unreadable` naming the fault."""
     try:
         with open(path, encoding="utf-8") as lines:
-            records = [json.loads(line) for line in lines if line.strip()]
+            return [json.loads(line) for line in lines if line.strip()]
     except (OSError, ValueError) as error:  # unreadable, or not JSON lines
         raise _Unreadable(f"{path}: {error}") from error
-    for number, record in enumerate(records):
+
+
+def _report(path: str, near: int, full: bool, counts: dict[str, int]) -> None:
+    for number, record in enumerate(_read(path)):
         if not isinstance(record, dict) or record.get("reason") != "move-limit":
             continue
         counts["capped"] += 1
@@ -195,12 +199,7 @@ def progress_turns(
 def _progress(paths: list[str], player: str | None, nodes: int) -> int:
     asked = threats = offered = games = 0
     for path in paths:
-        try:
-            with open(path, encoding="utf-8") as lines:
-                records = [json.loads(line) for line in lines if line.strip()]
-        except (OSError, ValueError) as error:  # unreadable, or not JSON lines
-            raise _Unreadable(f"{path}: {error}") from error
-        for number, record in enumerate(records):
+        for number, record in enumerate(_read(path)):
             if not isinstance(record, dict):
                 raise _Unreadable(f"{path}: record {number + 1} is not a game's")
             try:

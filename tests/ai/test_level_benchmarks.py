@@ -355,15 +355,22 @@ def test_voldetour_stalls_counts_the_turn_starts_of_a_cycle():
     assert 0.5 < stalls.repeats(records[0]) < 1.0
 
 
-def test_voldetour_stalls_summary_reads_the_capped_games(tmp_path):
-    from tablier.games.voldetour import ai as vold_ai
-
-    stalls = _module("voldetour_stalls")
+def _capped_mini_game(stalls):
+    """A mini-board game between two `greedy` players stopped after 30 decisions, recorded as
+    capped (game 7), and the same marked won at the tower (game 8); the decisions played."""
     game = get("voldetour", pieces="mini")
     played = stalls.play_on(game.initial_state(), "greedy", "greedy", seed=3, max_plies=30)
     capped = {"index": 7, "game": game.spec, "first": "greedy", "second": "random"}
     capped |= {"moves": played["moves"], "reason": "move-limit"}
     won = capped | {"index": 8, "reason": "tower"}
+    return game, played, capped, won
+
+
+def test_voldetour_stalls_summary_reads_the_capped_games(tmp_path):
+    from tablier.games.voldetour import ai as vold_ai
+
+    stalls = _module("voldetour_stalls")
+    game, played, capped, won = _capped_mini_game(stalls)
     record = tmp_path / "games.jsonl"
     record.write_text(json.dumps(capped) + "\n" + json.dumps(won) + "\n")
     sides = stalls.lords(capped)
@@ -434,11 +441,7 @@ def test_voldetour_finishes_reads_the_near_lords_of_capped_games(tmp_path):
 
     finishes = _module("voldetour_finishes")
     stalls = _module("voldetour_stalls")
-    game = get("voldetour", pieces="mini")
-    played = stalls.play_on(game.initial_state(), "greedy", "greedy", seed=3, max_plies=30)
-    capped = {"index": 7, "game": game.spec, "first": "greedy", "second": "random"}
-    capped |= {"moves": played["moves"], "reason": "move-limit"}
-    won = capped | {"index": 8, "reason": "tower"}
+    game, played, capped, won = _capped_mini_game(stalls)
     starts = finishes.last_turn_starts(capped)
     assert sorted(starts) == [0, 1] and all(starts[p].to_move == p for p in (0, 1))
     assert all(s.hand is None and s.done == 0 for s in starts.values())
