@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -127,8 +128,25 @@ def test_a_progress_turn_where_no_threat_is_found(monkeypatch):
     assert turnwin.threat(state, 2000, progress=True) is None
     monkeypatch.setattr(turnwin, "PROGRESS_MARGIN", far - now)
     assert turnwin.threat(state, 2000, progress=True) == line
-    # nor out of time
+    # time that runs out while the endings are gathered leaves nothing (more endings here
+    # than the 64 gathered between two looks at the clock), nor does a stop
+    assert sum(1 for _ in turnwin._endings(state, corridor)) > 64
     assert turnwin.threat(state, 2000, 0.0, progress=True) is None
+    assert turnwin.threat(state, 2000, progress=True, stop=lambda: True) is None
+    # time that runs out among the threats still leaves it: a clock that the first
+    # threat's search moves past the deadline
+    clock = [0.0]
+    searched = []
+
+    def slow_search(*args):
+        searched.append(1)
+        clock[0] += 10.0
+        return turnwin.TurnWin(None, 1, False)
+
+    monkeypatch.setattr(turnwin, "time", SimpleNamespace(process_time=lambda: clock[0]))
+    monkeypatch.setattr(turnwin, "search", slow_search)
+    assert turnwin.threat(state, 2000, 1.0, progress=True) == line
+    assert searched == [1]
 
 
 @settings(max_examples=15, deadline=None)

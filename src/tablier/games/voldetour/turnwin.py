@@ -532,7 +532,9 @@ def threat(
     nearest the enemy tower, by its path distance with the opponent's Lord counted as
     a wall, when that is nearer than before the turn and the opponent's Lord is at
     least :data:`PROGRESS_MARGIN` farther from the mover's tower (a race won but for
-    the finish: docs/ai.md "Progress turns").
+    the finish: docs/ai.md "Progress turns").  Time that runs out while the threats are
+    tried (not while the endings are gathered) still leaves the progress turn, which
+    costs one path distance an ending; a ``stop`` leaves nothing.
 
     White's Lord on its 1×2×3 pillar (d3, d4), four squares from Black's tower, with
     no winning turn: standing its 1×1×3 block up on d2 and walking onto it threatens
@@ -569,14 +571,16 @@ def threat(
     for _cost, _order, line, after in endings[:THREAT_TRIES]:
         left = None if deadline is None else deadline - time.process_time()
         if over():
-            return None
+            break
         if search(_again(after), nodes, left, stop).line is None:
             continue
         answer = search(after, nodes, left, stop)
         # an answer cut short by the time proves nothing: no threat is offered
         if answer.line is None and not over():
             return line
-    if not progress or over():
+    # the time running out among the threats still leaves the (cheap) progress turn;
+    # a stop does not
+    if not progress or (stop is not None and stop()):
         return None
     return _progress(state, endings)
 
