@@ -30,12 +30,16 @@ tower, what the levels' ``threat_turn`` step answers there (``turnwin.threat`` w
 ``hard``'s ``threat_turn_nodes``, no time limit: the figures do not depend on the load): a
 threat, a progress turn (docs/ai.md "Progress turns": asked with ``progress``, an answer
 where there is no threat) or nothing; how often each, and at which decisions the progress
-turns. The level gives the step a tenth of its budget and answers nothing where the threat
-searches take longer, so these counts are what the step finds, an upper bound on what the
-level plays::
+turns. Without a time limit these counts are what the step finds, an upper bound on what the
+level plays, which gives the step a tenth of its budget; ``--seconds`` gives each question
+that much CPU time, as the level does (0.17 s for ``hard``), and ``--index`` reads only the
+games of those indices::
 
     .venv/bin/python benchmarks/voldetour_finishes.py --progress --player hard \\
         benchmarks/records/2026-11-30-voldetour-hard-normalize-medium.jsonl
+    .venv/bin/python benchmarks/voldetour_finishes.py --progress --player hard \\
+        --seconds 0.17 --index 38 \\
+        benchmarks/records/2026-12-01-voldetour-hard-medium-progress.jsonl
 """
 
 from __future__ import annotations
@@ -170,11 +174,12 @@ def _report(path: str, near: int, full: bool, counts: dict[str, int]) -> None:
 
 
 def progress_turns(
-    record: dict[str, Any], player: str | None, nodes: int
+    record: dict[str, Any], player: str | None, nodes: int, seconds: float | None = None
 ) -> tuple[int, int, list[int]]:
     """At the turn starts of ``player`` (a spec's name; None: both) whose Lord is within
     reach of the enemy tower: how many were asked, how many had a threat, and the decisions
-    where the answer was a progress turn."""
+    where the answer was a progress turn (each question within ``seconds`` of CPU time,
+    ``None``: no limit)."""
     specs = [record["first"], record["second"]]
     game = from_spec(record["game"])
     state = game.initial_state()
@@ -186,9 +191,9 @@ def progress_turns(
         mine = player is None or specs[me].split(":")[0] == player
         if start and mine and lord_distance(state, me) <= turnwin.MAX_DISTANCE + 3:
             asked += 1
-            if turnwin.threat(state, nodes) is not None:
+            if turnwin.threat(state, nodes, seconds) is not None:
                 threats += 1
-            elif turnwin.threat(state, nodes, progress=True) is not None:
+            elif turnwin.threat(state, nodes, seconds, progress=True) is not None:
                 progress.append(i)
         if text is None:
             break
@@ -196,14 +201,22 @@ def progress_turns(
     return asked, threats, progress
 
 
-def _progress(paths: list[str], player: str | None, nodes: int) -> int:
+def _progress(
+    paths: list[str],
+    player: str | None,
+    nodes: int,
+    seconds: float | None = None,
+    indices: list[int] | None = None,
+) -> int:
     asked = threats = offered = games = 0
     for path in paths:
         for number, record in enumerate(_read(path)):
             if not isinstance(record, dict):
                 raise _Unreadable(f"{path}: record {number + 1} is not a game's")
+            if indices and record.get("index", number) not in indices:
+                continue
             try:
-                n, t, progress = progress_turns(record, player, nodes)
+                n, t, progress = progress_turns(record, player, nodes, seconds)
             except (KeyError, TypeError, AttributeError, TablierError) as error:
                 raise _Unreadable(f"{path}: game {record.get('index')}: {error!r}") from error
             asked, threats, offered = asked + n, threats + t, offered + len(progress)
@@ -235,10 +248,21 @@ def main(argv: list[str] | None = None) -> int:
         default=LEVELS["hard"].threat_turn_nodes,
         help="with --progress: positions per search (default: hard's threat_turn_nodes)",
     )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        help="with --progress: CPU seconds per question (default: no limit)",
+    )
+    parser.add_argument(
+        "--index",
+        type=int,
+        action="append",
+        help="with --progress: only the game of this index (repeatable)",
+    )
     args = parser.parse_args(argv)
     if args.progress:
         try:
-            return _progress(args.files, args.player, args.nodes)
+            return _progress(args.files, args.player, args.nodes, args.seconds, args.index)
         except _Unreadable as error:
             print(f"error: cannot read the records in {error}", file=sys.stderr)
             return 2

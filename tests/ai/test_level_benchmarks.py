@@ -486,6 +486,12 @@ def test_voldetour_finishes_reads_the_near_lords_of_capped_games(tmp_path):
         f"{2 * asked} turn starts asked: {2 * threats} threats, {2 * len(progress)} progress "
         f"turns (in {2 * bool(progress)} games)"
     )
+    # with no time each question finds no threat (the searches end at once); --index
+    # reads only the games named
+    timed = finishes.progress_turns(capped, "greedy", 2000, 0.0)
+    assert timed[0] == asked and timed[1] == 0
+    out = run("voldetour_finishes.py", "--progress", "--index", "8", str(record))
+    assert "game 8 " in out and "game 7 " not in out
     # unreadable files: one line, exit 2
     (tmp_path / "bad.jsonl").write_text("not json\n")
     for bad in ("missing.jsonl", "bad.jsonl"):
