@@ -147,6 +147,16 @@ def test_a_progress_turn_where_no_threat_is_found(monkeypatch):
     monkeypatch.setattr(turnwin, "search", slow_search)
     assert turnwin.threat(state, 2000, 1.0, progress=True) == line
     assert searched == [1]
+    # a stop that comes among the threats leaves nothing
+    stopped = [False]
+
+    def stopping_search(*args):
+        stopped[0] = True
+        return turnwin.TurnWin(None, 1, False)
+
+    monkeypatch.setattr(turnwin, "search", stopping_search)
+    assert turnwin.threat(state, 2000, progress=True, stop=lambda: stopped[0]) is None
+    assert stopped[0]
 
 
 @settings(max_examples=15, deadline=None)
