@@ -45,7 +45,6 @@ games of those indices::
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Iterator
@@ -58,9 +57,9 @@ from tablier.games.voldetour import turnwin
 from tablier.games.voldetour.ai import _distance, lord_distance, path_distance
 from tablier.games.voldetour.rules import VState
 
-#: The most squares from the enemy tower at which a Lord is asked about (``voldetour_stalls``'s
-#: NEAR: a Lord that near failed to finish).
-NEAR = 3
+# a benchmark beside this one; NEAR: the most squares from the enemy tower at which a Lord
+# is asked about (a Lord that near failed to finish)
+from voldetour_stalls import NEAR, _Unreadable, read_records
 
 
 def turn_ends(state: VState, pieces: int | None) -> Iterator[VState]:
@@ -134,21 +133,8 @@ def finishes(record: dict[str, Any], near: int, full: bool) -> list[dict[str, An
     return rows
 
 
-class _Unreadable(Exception):
-    """A file that is not the JSON lines of Voldétour games."""
-
-
-def _read(path: str) -> list[Any]:
-    """The records of a JSON lines file; :class:`_Unreadable` naming the fault."""
-    try:
-        with open(path, encoding="utf-8") as lines:
-            return [json.loads(line) for line in lines if line.strip()]
-    except (OSError, ValueError) as error:  # unreadable, or not JSON lines
-        raise _Unreadable(f"{path}: {error}") from error
-
-
 def _report(path: str, near: int, full: bool, counts: dict[str, int]) -> None:
-    for number, record in enumerate(_read(path)):
+    for number, record in enumerate(read_records(path)):
         if not isinstance(record, dict) or record.get("reason") != "move-limit":
             continue
         counts["capped"] += 1
@@ -210,7 +196,7 @@ def _progress(
 ) -> int:
     asked = threats = offered = games = 0
     for path in paths:
-        for number, record in enumerate(_read(path)):
+        for number, record in enumerate(read_records(path)):
             if not isinstance(record, dict):
                 raise _Unreadable(f"{path}: record {number + 1} is not a game's")
             if indices and record.get("index", number) not in indices:

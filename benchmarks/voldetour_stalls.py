@@ -194,7 +194,17 @@ def kind(sides: list[dict[str, Any]]) -> str:
 
 
 class _Unreadable(Exception):
-    """A record file ``--summary`` cannot read (named in the message)."""
+    """A record file ``--summary`` (or ``voldetour_finishes.py``) cannot read (named in the
+    message)."""
+
+
+def read_records(path: str) -> list[Any]:
+    """The records of a JSON lines file; :class:`_Unreadable` naming the fault."""
+    try:
+        with open(path, encoding="utf-8") as lines:
+            return [json.loads(line) for line in lines if line.strip()]
+    except (OSError, ValueError) as error:  # unreadable, or not JSON lines
+        raise _Unreadable(f"{path}: {error}") from error
 
 
 def _summary(paths: list[str]) -> int:
@@ -203,12 +213,7 @@ def _summary(paths: list[str]) -> int:
     strandings: dict[str, int] = {}
     games = cycles = 0
     for path in paths:
-        try:
-            with open(path, encoding="utf-8") as lines:
-                records = [json.loads(line) for line in lines if line.strip()]
-        except (OSError, ValueError) as error:  # unreadable, or not JSON lines
-            raise _Unreadable(f"{path}: {error}") from error
-        for record in records:
+        for record in read_records(path):
             games += 1
             if not isinstance(record, dict) or record.get("reason") != "move-limit":
                 continue

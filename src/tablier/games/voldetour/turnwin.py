@@ -597,11 +597,12 @@ def _progress(
     now = path_distance(state, me, wall)
     if path_distance(state, 1 - me) < now + PROGRESS_MARGIN:
         return None
-    best: tuple[int, int, int, list[VMove]] | None = None
-    for cost, order, line, after in endings:
-        distance = path_distance(after, me, wall)
-        if distance < now and (best is None or (distance, cost, order) < best[:3]):
-            best = (distance, cost, order, line)
+    nearer = (
+        (distance, cost, order, line)
+        for cost, order, line, after in endings
+        if (distance := path_distance(after, me, wall)) < now
+    )
+    best = min(nearer, key=lambda ending: ending[:3], default=None)
     return None if best is None else best[3]
 
 
