@@ -159,6 +159,47 @@ def test_a_progress_turn_where_no_threat_is_found(monkeypatch):
     assert stopped[0]
 
 
+def _ledge():
+    """Black's Lord on its 1×1×2 block at h9, beside White's 3-high tower (i9), White's Lord
+    on its 1×1×3 block at i8: one level short, and no room for a slope between h9 and i9."""
+    game = get("voldetour")
+    return game.position(
+        black=["B112@h9:1x1x2"], white=["B113@i8:1x1x3"], lords=("h9", "i8"), turn=9
+    )
+
+
+def test_a_two_turn_plan_where_no_turn_brings_the_lord_on(monkeypatch):
+    state = _ledge()
+    wall = 1 << state.lords[1]
+    now = path_distance(state, 0, wall)
+    assert path_distance(state, 1) >= now + turnwin.PROGRESS_MARGIN
+    corridor = turnwin._corridor(state, state.lords[0], state.game.pieceset.towers[1])
+    endings = [
+        (path_distance(end, 0), order, line, end)
+        for order, (line, end) in enumerate(turnwin._endings(state, corridor))
+        if end.outcome is None and vold_ai.lord_distance(end, 0) <= turnwin.MAX_DISTANCE
+    ]
+    # no ending tried brings Black's Lord nearer, White's Lord a wall
+    assert min(path_distance(end, 0, wall) for *_, end in endings) >= now
+    monkeypatch.setattr(turnwin, "search", lambda *args: turnwin.TurnWin(None, 1, False))
+    line = turnwin.threat(state, 2000, progress=True)
+    assert line is not None
+    after = _play_turn(state, line)
+    assert after.to_move == 1 and after.outcome is None
+    assert path_distance(after, 0, wall) >= now  # no nearer by itself...
+    monkeypatch.undo()
+    # ...but were Black to play again, it would have a winning turn (a real search)
+    win = turnwin.forced_win(_again(after), 50_000)
+    assert win is not None and _play_turn(_again(after), win).outcome.winner == 0
+    # the first such ending in the order they were made
+    assert turnwin._plan(state, endings, now) == line
+    first = next(i for i, ending in enumerate(endings) if ending[2] == line)
+    assert first > 0 and turnwin._plan(state, endings[:first], now) is None
+    # bounded: no time, or a stop, leaves nothing (more than 64 endings are tried)
+    assert turnwin._plan(state, endings, now, 0.0) is None
+    assert turnwin._plan(state, endings, now, stop=lambda: True) is None
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10**9))
 def test_every_threat_found_is_one(seed):

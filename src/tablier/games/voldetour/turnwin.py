@@ -532,9 +532,12 @@ def threat(
     nearest the enemy tower, by its path distance with the opponent's Lord counted as
     a wall, when that is nearer than before the turn and the opponent's Lord is at
     least :data:`PROGRESS_MARGIN` farther from the mover's tower (a race won but for
-    the finish: docs/ai.md "Progress turns").  Time that runs out while the threats are
-    tried (not while the endings are gathered) still leaves the progress turn, which
-    costs one path distance an ending; a ``stop`` leaves nothing.
+    the finish: docs/ai.md "Progress turns").  Where no ending brings it nearer, the
+    answer is the first turn of a two-turn *plan*: the first ending after which one of the
+    mover's own endings, were it to play again, wins or brings it nearer (a piece put first
+    for a second to stand on), looked for within ``seconds`` of CPU time more.  Time that
+    runs out while the threats are tried (not while the endings are gathered) still leaves
+    the progress turn, which costs one path distance an ending; a ``stop`` leaves nothing.
 
     White's Lord on its 1×2×3 pillar (d3, d4), four squares from Black's tower, with
     no winning turn: standing its 1×1×3 block up on d2 and walking onto it threatens
@@ -582,16 +585,20 @@ def threat(
     # a stop does not
     if not progress or (stop is not None and stop()):
         return None
-    return _progress(state, endings)
+    return _progress(state, endings, seconds, stop)
 
 
 def _progress(
-    state: VState, endings: list[tuple[int, int, list[VMove], VState]]
+    state: VState,
+    endings: list[tuple[int, int, list[VMove], VState]],
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> list[VMove] | None:
     """Of ``endings`` (:func:`threat`'s), the one that brings the mover's Lord nearest the
     enemy tower, its path distance counted with the other Lord as a wall (a defender beside
-    its tower need never step aside); None unless it is nearer than now and the opponent's
-    Lord is at least :data:`PROGRESS_MARGIN` farther from the mover's tower."""
+    its tower need never step aside); None unless the opponent's Lord is at least
+    :data:`PROGRESS_MARGIN` farther from the mover's tower.  Where none is nearer than now,
+    :func:`_plan`'s first turn of two (within ``seconds`` of CPU time more, before ``stop``)."""
     me = state.to_move
     wall = 1 << state.lords[1 - me]
     now = path_distance(state, me, wall)
@@ -603,7 +610,45 @@ def _progress(
         if (distance := path_distance(after, me, wall)) < now
     )
     best = min(nearer, key=lambda ending: ending[:3], default=None)
-    return None if best is None else best[3]
+    if best is not None:
+        return best[3]
+    return _plan(state, endings, now, seconds, stop)
+
+
+def _plan(
+    state: VState,
+    endings: list[tuple[int, int, list[VMove], VState]],
+    now: int,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> list[VMove] | None:
+    """The first of ``endings`` (in the order :func:`_endings` made them) after which, were
+    the mover to play again, one of its own endings from there (:func:`_endings`, on the
+    corridor from its Lord's new square) wins or brings its Lord nearer than ``now`` (the path
+    distance with the other Lord a wall, which stays where it is): the first turn of a
+    two-turn *plan*, for a finish that no single turn brings on (a piece to put first where a
+    second one can stand on it).  None when there is none, and past ``seconds`` of CPU time
+    (``None``: no limit) or once ``stop`` answers True, each asked every 64 endings."""
+    me = state.to_move
+    wall = 1 << state.lords[1 - me]
+    tower = state.game.pieceset.towers[1 - me]
+    deadline = None if seconds is None else time.process_time() + seconds
+    tried = 0
+    for _cost, _order, line, after in sorted(endings, key=lambda ending: ending[1]):
+        again = _again(after)
+        for _second, end in _endings(again, _corridor(again, again.lords[me], tower)):
+            if end.outcome is not None:
+                if end.outcome.winner == me:
+                    return line
+            elif path_distance(end, me, wall) < now:
+                return line
+            tried += 1
+            if not tried & 63 and (
+                (deadline is not None and time.process_time() > deadline)
+                or (stop is not None and stop())
+            ):
+                return None
+    return None
 
 
 def _again(state: VState) -> VState:
