@@ -67,7 +67,9 @@ name in it is optional:
     the opponent having none found; or ``None`` when it finds none (each
     search at most ``nodes`` positions, the whole within ``seconds`` of CPU
     time, ``None``: no limit, and before ``stop`` answers True, as for
-    ``forced_win``).  ``hard`` and ``expert`` play its first decision
+    ``forced_win``; Voldétour's takes ``seconds`` more where, finding no threat
+    and no turn that brings its Lord on, it looks for a two-turn plan: docs/ai.md,
+    "Two-turn plans").  ``hard`` and ``expert`` play its first decision
     when the safety checks pass it, instead of the search's choice (docs/ai.md,
     "Threat turns"): in a race where both Lords are stuck, a threat makes the
     opponent answer it or lose.

@@ -775,7 +775,8 @@ def threat_turn(
 
     The game's :attr:`~tablier.ai.knowledge.Knowledge.threat_turn` hook (Voldétour's)
     with the level's ``threat_turn_nodes`` per search, within
-    :data:`THREAT_TURN_SHARE` of a timed level's budget in CPU time, and, for a
+    :data:`THREAT_TURN_SHARE` of a timed level's budget in CPU time (Voldétour's hook
+    takes as much again for a two-turn plan), and, for a
     decision that began at ``start`` (:func:`time.perf_counter`), not past half the
     budget and that share of it in wall-clock time (the steps before, solver
     included, end by half); ``stop`` ends it too; None where the game has no such
