@@ -94,10 +94,14 @@ def _guarded():
     """Black's Lord on its 1×1×3 block at i7, White's on its own at i8, beside White's tower
     (i9): the way in crosses White's Lord, which need never step aside; White's Lord is far
     from Black's tower."""
+    return _beside_the_guard("B113@i7:1x1x3", "i7")
+
+
+def _beside_the_guard(block: str, lord: str):
+    """Black's Lord on its ``block`` at ``lord``, White's on its 1×1×3 block at i8, beside
+    White's tower, Black to move; nothing else on the board."""
     game = get("voldetour")
-    return game.position(
-        black=["B113@i7:1x1x3"], white=["B113@i8:1x1x3"], lords=("i7", "i8"), turn=9
-    )
+    return game.position(black=[block], white=["B113@i8:1x1x3"], lords=(lord, "i8"), turn=9)
 
 
 def test_a_progress_turn_where_no_threat_is_found(monkeypatch):
@@ -162,10 +166,7 @@ def test_a_progress_turn_where_no_threat_is_found(monkeypatch):
 def _ledge():
     """Black's Lord on its 1×1×2 block at h9, beside White's 3-high tower (i9), White's Lord
     on its 1×1×3 block at i8: one level short, and no room for a slope between h9 and i9."""
-    game = get("voldetour")
-    return game.position(
-        black=["B112@h9:1x1x2"], white=["B113@i8:1x1x3"], lords=("h9", "i8"), turn=9
-    )
+    return _beside_the_guard("B112@h9:1x1x2", "h9")
 
 
 def test_a_two_turn_plan_where_no_turn_brings_the_lord_on(monkeypatch):
