@@ -220,8 +220,9 @@ def test_hard_makes_the_threat_and_can_be_told_not_to():
     assert hard.level.threat_turn_nodes == 2000
     assert players.threat_turn(state, hard.level) == line[0]
     assert hard.choose(state) == line[0]
-    # a timed level's threat turn stops at 60% of its budget, wall clock
-    timed = make_player("hard").level
+    # a timed level's threat turn stops at 60% of its budget, wall clock (a budget long
+    # enough that the threat is found within its CPU share on a loaded machine too)
+    timed = make_player("hard:seconds=100").level
     assert players.threat_turn(state, timed, time.perf_counter() + 60) == line[0]
     assert players.threat_turn(state, timed, time.perf_counter() - 0.6 * timed.seconds) is None
     off = make_player("hard:iterations=20,seconds=none,threat_turn_nodes=0")
