@@ -203,6 +203,53 @@ def test_normalize_is_yes_no_or_the_games_choice(mini):
         make_player("hard:rave=auto", mini)
 
 
+def test_checks_share_and_danger_calls_settings(mini):
+    hard = make_player("hard", mini)
+    assert isinstance(hard, MCTSPlayer)
+    assert hard.level.checks_share is None and hard.level.danger_calls == 32
+    tuned = make_player("hard:checks_share=0.5,danger_calls=128", mini)
+    assert isinstance(tuned, MCTSPlayer)
+    assert tuned.level.checks_share == 0.5 and tuned.level.danger_calls == 128
+    back = make_player("hard:checks_share=none", mini)
+    assert isinstance(back, MCTSPlayer) and back.level.checks_share is None
+    for bad, match in [
+        ("hard:checks_share=1", "below 1"),
+        ("hard:checks_share=-0.1", "negative"),
+        ("hard:danger_calls=2.5", "number"),
+    ]:
+        with pytest.raises(TablierError, match=match):
+            make_player(bad, mini)
+
+
+def test_the_checks_share_is_the_levels_where_it_has_one(monkeypatch, trap):
+    """A timed level keeps its ``checks_share`` of the budget for the checks, and the
+    checks ask the ``unstoppable`` hook at most ``danger_calls`` times."""
+    import tablier.ai.players as players
+
+    shares: list[float] = []
+    calls: list[int] = []
+    real_seconds, real_safety = players.search_seconds, players.TurnSafety
+
+    def seconds(*args, **kwargs):
+        shares.append(args[5] if len(args) > 5 else kwargs["share"])
+        return real_seconds(*args, **kwargs)
+
+    def safety(*args, **kwargs):
+        calls.append(kwargs["danger_calls"])
+        return real_safety(*args, **kwargs)
+
+    monkeypatch.setattr(players, "search_seconds", seconds)
+    monkeypatch.setattr(players, "TurnSafety", safety)
+    for spec, share, danger in [
+        ("hard:seconds=0.3", players.CHECKS_SHARE, 32),
+        ("hard:seconds=0.3,checks_share=0.6,danger_calls=7", 0.6, 7),
+    ]:
+        shares.clear(), calls.clear()
+        make_player(spec, trap.game, seed=1).choose(trap)
+        assert shares == [share]
+        assert calls and set(calls) == {danger}
+
+
 def test_no_move_from_a_finished_game(win_in_one):
     done = win_in_one.apply(win_in_one.game.parse_move(win_in_one, "e9-e7"))
     for spec in ("random", "greedy", "medium:" + FAST):

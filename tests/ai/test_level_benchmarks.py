@@ -212,6 +212,24 @@ def test_voldetour_forks_finds_the_recorded_fork():
     assert "ratio of the totals" in out
 
 
+def test_voldetour_losses_sees_the_five_decision_win_only_with_the_larger_budget():
+    """Game 1 of the recorded `expert`-`hard` match: `expert`'s last turn leaves `hard` a
+    winning turn of five decisions (a stair stood up on i8, a block on it, the Lord up),
+    which the unstoppable question finds in about 9,000 positions, not in the levels'
+    1,000; a defence existed (a block stood on j8, a stair on h8)."""
+    record = str(BENCH / "records" / "2026-11-30-voldetour-expert-hard.jsonl")
+    common = ("--player", "expert", "--limit", "1", "--turns", "1", "--scale", "1")
+    out = run("voldetour_losses.py", *common, "--danger-nodes", "1000", record)
+    assert "game 1 (75 decisions): -1: played safe, any safe" in out
+    out = run(
+        "voldetour_losses.py", *common, "--danger-nodes", "20000",
+        "--replay", "hard:iterations=10,seconds=none", record,
+    )  # fmt: skip
+    assert "game 1 (75 decisions): -1: played lost, any safe" in out
+    assert "1 games lost by expert; the latest turn start with a defence found" in out
+    assert "hard:iterations=10,seconds=none: the opponent wins at once after" in out
+
+
 def test_voldetour_turns_lists_every_one_action_turn_and_the_search(tmp_path):
     turns = _module("voldetour_turns")
     game = get("voldetour", pieces="mini")

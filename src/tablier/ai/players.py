@@ -274,7 +274,10 @@ class Level:
     <tablier.ai.knowledge.Knowledge.unstoppable>`: Voldétour's), the safety checks
     also count as lost a way of ending the turn after which the opponent has a turn
     that nothing stops from winning at the next one, found within this many positions
-    (0: off; ``hard`` and ``expert`` 1,000).
+    (0: off; ``hard`` and ``expert`` 1,000), asked at most ``danger_calls`` times per
+    decision checked (32).  ``checks_share``: the share of a timed budget kept for the
+    safety checks after the search (None: :data:`CHECKS_SHARE`, or
+    :data:`DEEP_CHECKS_SHARE` where they look deeper than ``solver_depth``).
     """
 
     iterations: int | None = None
@@ -292,6 +295,8 @@ class Level:
     threat_nodes: int = 20_000
     threat_turn_nodes: int = 0
     unstoppable_nodes: int = 0
+    danger_calls: int = 32
+    checks_share: float | None = None
     proof_depth: int = 0
     proof_nodes: int = 2_000_000
     config: MCTSConfig = field(default_factory=MCTSConfig)
@@ -550,6 +555,8 @@ class MCTSPlayer(Player):
         seconds = level.seconds
         if seconds is not None:
             share = DEEP_CHECKS_SHARE if depth > level.solver_depth else CHECKS_SHARE
+            if level.checks_share is not None:
+                share = level.checks_share
             seconds = search_seconds(seconds, checks > 0, level.rule_guard, start, cpu_start, share)
         tree.search(level.iterations, seconds, progress, stop=self.stop)
         self.last_analysis = tree.analysis()
@@ -617,6 +624,7 @@ class MCTSPlayer(Player):
             knowledge_for(state.game).defences,
             1 + checks,
             _danger(state, level.unstoppable_nodes),
+            level.danger_calls,
         )
 
 
@@ -809,6 +817,7 @@ def safest_move(
     defences: Defences | None = None,
     keep: int = 1,
     danger: Danger | None = None,
+    danger_calls: int = 32,
 ) -> Move:
     """The first move after which the opponent forces no win, ``first[0]`` if none is found.
 
@@ -841,7 +850,7 @@ def safest_move(
     ``keep`` (the search's choices, checked in its order) are taken in that order too:
     those that may stop the threat first.  ``danger`` goes to the checks
     (:class:`~tablier.ai.tactics.TurnSafety`): an ending after which the opponent has
-    an unstoppable turn is lost too.
+    an unstoppable turn is lost too, asked at most ``danger_calls`` times.
     """
     best = first[0]
     # The checks get at least the floor of CPU time (on a loaded machine they do that much
@@ -871,6 +880,7 @@ def safest_move(
             prove_nodes=prove_nodes,
             defences=defences,
             danger=danger,
+            danger_calls=danger_calls,
         )
 
     safety = checker(depth)
@@ -1003,7 +1013,7 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
         key,
         text,
         current,
-        nullable=("iterations", "seconds", "playout_depth"),
+        nullable=("iterations", "seconds", "playout_depth", "checks_share"),
         auto=("normalize",),
         integers=(
             "iterations",
@@ -1014,6 +1024,7 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
             "threat_nodes",
             "threat_turn_nodes",
             "unstoppable_nodes",
+            "danger_calls",
             "proof_depth",
             "proof_nodes",
             "rule_nodes",
@@ -1026,6 +1037,8 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
     )
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
         raise TablierError(f"setting {key!r} cannot be negative")
+    if key == "checks_share" and value is not None and value >= 1:
+        raise TablierError(f"setting {key!r} must be below 1")
     return value
 
 

@@ -1,0 +1,218 @@
+"""Where Voldétour games were lost: the loser's last turn starts, checked with large budgets.
+
+Replays recorded matches (JSON lines as ``level_ladder.py``, ``tablier arena`` and
+``voldetour_stalls.py --out`` write them) and, for each game that the player named by
+``--player`` (its spec's name) lost at the tower, goes back over its last ``--turns`` turn
+starts, latest first.  At each it checks the whole-turn safety
+(:class:`tablier.ai.tactics.TurnSafety`, the check ``hard`` and ``expert`` run after their
+search) with budgets ``--scale`` times theirs, ``--danger-nodes`` positions for each look
+one turn further (the ``unstoppable`` hook's; the levels give it 1,000) and no time limit,
+so the figures do not depend on the load: the turn the loser played there, whole
+(*played*: the position after its last decision), and, in the game's prior order, the
+legal first decisions until one is proved safe (*any*).  Each is
+``safe`` (a way of ending the turn leaves the winner no win within three decisions and no
+turn that nothing stops), ``lost`` (every way does) or ``unknown`` (the budgets ran out)::
+
+    .venv/bin/python benchmarks/voldetour_losses.py --player expert \\
+        benchmarks/records/2026-11-30-voldetour-expert-hard.jsonl
+
+A turn where *played* is lost and *any* is safe is a defence the loser had within one
+turn and did not play: the level's own checks, with its budgets and time, did not find
+it or trusted a fallback.  Where *any* is lost at every turn start checked, the game was
+lost earlier than the checks look, by plans of several turns.  The totals count, for each
+game, the latest turn start whose *any* is safe (how many turns before the end the loser
+last had a defence the check finds), and the CPU time per check.
+
+With ``--replay SPEC`` (repeatable), at each last turn start where the turn played is lost
+and a defence was found, each player given plays that turn again, with its real time
+budget (the players' order alternating from one position to the next), and the script
+counts the turns after which the winner has a winning turn at once (found within
+``--judge-nodes`` positions): how often a level would have walked into the same loss::
+
+    .venv/bin/python benchmarks/voldetour_losses.py --player expert --turns 1 \
+        --danger-nodes 20000 --replay expert --replay expert:unstoppable_nodes=20000 \
+        benchmarks/records/2026-11-30-voldetour-expert-hard.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from typing import Any
+
+from tablier.ai.players import LEVELS, _danger, _prior_order, make_player
+from tablier.ai.tactics import LOST, SAFE, UNKNOWN, TurnSafety
+from tablier.games import from_spec
+from tablier.games.voldetour import ai, turnwin
+from tablier.games.voldetour.rules import VState
+
+
+def turns(record: dict[str, Any], side: int) -> list[list[tuple[VState, str]]]:
+    """Each turn of ``side``, in game order: its decisions, each ``(state, decision)``."""
+    game = from_spec(record["game"])
+    state = game.initial_state()
+    before: VState | None = None
+    played: list[list[tuple[VState, str]]] = []
+    for text in record["moves"]:
+        if state.to_move == side:
+            if before is None or before.to_move != side:
+                played.append([])
+            played[-1].append((state, text))
+        before = state
+        state = state.apply(game.parse_move(state, text))
+    return played
+
+
+def checker(state: VState, scale: int, danger_nodes: int) -> TurnSafety:
+    """The safety check of ``hard``'s level with its budgets ``scale`` times larger, and
+    ``danger_nodes`` positions for each question of the ``unstoppable`` hook."""
+    level = LEVELS["hard"]
+    danger = _danger(state, danger_nodes)
+    return TurnSafety(
+        level.solver_depth,
+        level.safety_nodes * scale,
+        turn_nodes=200 * scale,
+        order=_prior_order(state),
+        clock=time.process_time,
+        prove=ai.prove,
+        prove_nodes=level.proof_nodes * scale,
+        defences=ai.defences,
+        danger=danger,
+        danger_calls=32 * scale,  # (TurnSafety's default is 32)
+    )
+
+
+def check(turn: list[tuple[VState, str]], scale: int, danger_nodes: int) -> tuple[str, str, float]:
+    """The fate of the turn played (that of its last decision: the position after the whole
+    turn), of the best first decision found at its start, and the CPU seconds both took."""
+    start = time.process_time()
+    last, played = turn[-1]
+    fate_played = checker(last, scale, danger_nodes).fate(last, last.game.parse_move(last, played))
+    state = turn[0][0]
+    if fate_played == SAFE:
+        return SAFE, SAFE, time.process_time() - start
+    others = checker(state, scale, danger_nodes)
+    order = _prior_order(state)
+    moves = state.legal_moves()
+    lost = 0
+    for other in order(state, moves) if order is not None else moves:
+        verdict = others.fate(state, other)
+        if verdict == SAFE:
+            return fate_played, SAFE, time.process_time() - start
+        lost += verdict == LOST
+    return fate_played, LOST if lost == len(moves) else UNKNOWN, time.process_time() - start
+
+
+def replay(state: VState, spec: str, seed: int, judge_nodes: int) -> tuple[bool, float, float]:
+    """Play the turn starting at ``state`` with the player ``spec`` (its real time budget):
+    whether the opponent then has a winning turn (:func:`turnwin.search` within
+    ``judge_nodes`` positions), and the turn's wall and CPU seconds."""
+    player = make_player(spec, state.game, seed)
+    side = state.to_move
+    wall, cpu = time.perf_counter(), time.process_time()
+    while state.outcome is None and state.to_move == side:
+        state = state.apply(player.choose(state))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    if state.outcome is not None:
+        return state.outcome.winner not in (None, side), wall, cpu
+    return turnwin.search(state, judge_nodes).line is not None, wall, cpu
+
+
+def _replays(args: argparse.Namespace, positions: list[tuple[str, VState]]) -> None:
+    """Each ``--replay`` player's turns at ``positions``, in alternating order; the count of
+    turns after which the opponent wins at once."""
+    losses = {spec: 0 for spec in args.replay}
+    cpus: dict[str, list[float]] = {spec: [] for spec in args.replay}
+    for n, (name, state) in enumerate(positions):
+        specs = args.replay if n % 2 == 0 else args.replay[::-1]
+        cells = []
+        for spec in specs:
+            lost, wall, cpu = replay(state, spec, args.seed + n, args.judge_nodes)
+            losses[spec] += lost
+            cpus[spec].append(cpu)
+            cells.append(f"{spec}: {'loses' if lost else 'holds'} ({wall:.1f} s, {cpu:.1f} s CPU)")
+        print(f"{name}: " + "; ".join(cells), flush=True)
+    for spec in args.replay:
+        print(
+            f"{spec}: the opponent wins at once after {losses[spec]} of {len(positions)} turns;"
+            f" CPU per turn median {statistics.median(cpus[spec]):.1f} s"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    parser.add_argument("--player", required=True, help="the loser's spec name, e.g. expert")
+    parser.add_argument("--turns", type=int, default=3, help="turn starts to check, latest first")
+    parser.add_argument("--scale", type=int, default=2, help="budgets this many times hard's")
+    parser.add_argument(
+        "--danger-nodes",
+        type=int,
+        default=LEVELS["hard"].unstoppable_nodes,
+        help="positions for each question of the unstoppable hook (hard's by default)",
+    )
+    parser.add_argument("--limit", type=int, default=0, help="at most this many games (0: all)")
+    parser.add_argument(
+        "--replay",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="play the last turn again with this player where a defence was found (repeatable)",
+    )
+    parser.add_argument("--judge-nodes", type=int, default=200_000, help="for --replay")
+    parser.add_argument("--seed", type=int, default=0, help="for --replay")
+    parser.add_argument("--first", type=int, default=0, help="skip this many lost games")
+    args = parser.parse_args(argv)
+    positions: list[tuple[str, VState]] = []
+    last_defence: dict[str, int] = {}
+    times: list[float] = []
+    games = skipped = 0
+    for path in args.files:
+        with open(path, encoding="utf-8") as lines:
+            records = [json.loads(line) for line in lines if line.strip()]
+        for record in records:
+            specs = [record["first"], record["second"]]
+            names = [spec.split(":")[0] for spec in specs]
+            if args.player not in names or record.get("reason") == "move-limit":
+                continue
+            side = names.index(args.player)
+            winner = record.get("winner")
+            if winner is None or winner == side:
+                continue
+            skipped += 1
+            if skipped <= args.first:
+                continue
+            if args.limit and games >= args.limit:
+                break
+            games += 1
+            starts = turns(record, side)[-args.turns :][::-1]
+            cells = []
+            found = "none"
+            for back, turn in enumerate(starts, 1):
+                fate_played, fate_any, cpu = check(turn, args.scale, args.danger_nodes)
+                times.append(cpu)
+                cells.append(f"-{back}: played {fate_played}, any {fate_any} ({cpu:.1f} s)")
+                if fate_any == SAFE and found == "none":
+                    found = str(back)
+                if back == 1 and fate_played == LOST and fate_any == SAFE:
+                    positions.append((f"{path} game {record['index']}", turn[0][0]))
+            last_defence[found] = last_defence.get(found, 0) + 1
+            print(f"game {record['index']} ({record['plies']} decisions): " + "; ".join(cells))
+    if not games:
+        print("no game lost by", args.player)
+        return 0
+    spread = ", ".join(f"{k}: {v}" for k, v in sorted(last_defence.items()))
+    print(
+        f"{games} games lost by {args.player}; the latest turn start with a defence found,"
+        f" turns before the end: {spread}; CPU per turn start median"
+        f" {statistics.median(times):.1f} s, longest {max(times):.1f} s"
+    )
+    if args.replay:
+        _replays(args, positions)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
