@@ -214,6 +214,7 @@ def test_checks_share_and_danger_calls_settings(mini):
     assert isinstance(back, MCTSPlayer) and back.level.checks_share is None
     for bad, match in [
         ("hard:checks_share=1", "below 1"),
+        ("hard:danger_share=1.5", "below 1"),
         ("hard:checks_share=-0.1", "negative"),
         ("hard:danger_calls=2.5", "number"),
     ]:
@@ -243,11 +244,40 @@ def test_the_checks_share_is_the_levels_where_it_has_one(monkeypatch, trap):
     for spec, share, danger in [
         ("hard:seconds=0.3", players.CHECKS_SHARE, 32),
         ("hard:seconds=0.3,checks_share=0.6,danger_calls=7", 0.6, 7),
+        # Volo asks no unstoppable question: the danger share does not apply
+        ("hard:seconds=0.3,danger_share=0.7", players.CHECKS_SHARE, 32),
     ]:
         shares.clear(), calls.clear()
         make_player(spec, trap.game, seed=1).choose(trap)
         assert shares == [share]
         assert calls and set(calls) == {danger}
+
+
+def test_the_danger_share_applies_where_the_checks_look_a_turn_further(monkeypatch):
+    """``expert`` keeps half its time for its checks where the game has the ``unstoppable``
+    question (Voldétour), as elsewhere where it has not; ``checks_share`` wins over it."""
+    import tablier.ai.players as players
+
+    shares: list[float] = []
+    real_seconds = players.search_seconds
+
+    def seconds(*args, **kwargs):
+        shares.append(args[5] if len(args) > 5 else kwargs["share"])
+        return real_seconds(*args, **kwargs)
+
+    monkeypatch.setattr(players, "search_seconds", seconds)
+    assert LEVELS["expert"].danger_share == 0.5 and LEVELS["hard"].danger_share is None
+    game = get("voldetour")
+    state = game.initial_state()
+    for spec, share in [
+        ("expert:seconds=0.4", 0.5),
+        ("expert:seconds=0.4,checks_share=0.2", 0.2),
+        ("expert:seconds=0.4,unstoppable_nodes=0", players.CHECKS_SHARE),
+        ("hard:seconds=0.4,danger_share=0.4", 0.4),
+    ]:
+        shares.clear()
+        make_player(spec, game, seed=1).choose(state)
+        assert shares == [share], spec
 
 
 def test_no_move_from_a_finished_game(win_in_one):

@@ -275,9 +275,12 @@ class Level:
     also count as lost a way of ending the turn after which the opponent has a turn
     that nothing stops from winning at the next one, found within this many positions
     (0: off; ``hard`` and ``expert`` 1,000), asked at most ``danger_calls`` times per
-    decision checked (32).  ``checks_share``: the share of a timed budget kept for the
-    safety checks after the search (None: :data:`CHECKS_SHARE`, or
-    :data:`DEEP_CHECKS_SHARE` where they look deeper than ``solver_depth``).
+    decision checked (32; ``expert`` 128).  ``checks_share``: the share of a timed budget
+    kept for the safety checks after the search (None: :data:`CHECKS_SHARE`, or
+    :data:`DEEP_CHECKS_SHARE` where they look deeper than ``solver_depth``);
+    ``danger_share``: the same where the checks also ask the ``unstoppable`` question (a
+    look one turn further; None: as elsewhere; ``expert`` 0.5), unless ``checks_share``
+    is given.
     """
 
     iterations: int | None = None
@@ -297,6 +300,7 @@ class Level:
     unstoppable_nodes: int = 0
     danger_calls: int = 32
     checks_share: float | None = None
+    danger_share: float | None = None
     proof_depth: int = 0
     proof_nodes: int = 2_000_000
     config: MCTSConfig = field(default_factory=MCTSConfig)
@@ -352,7 +356,11 @@ LEVELS: dict[str, Level] = {
         config=MCTSConfig(repeat_draw=True, normalize=None),
     ),
     # expert looks five decisions deep where the game's compiled proof search goes that deep
-    # (Volo, XoBo): the lines that decide its games against hard (docs/ai-strength.md)
+    # (Volo, XoBo): the lines that decide its games against hard (docs/ai-strength.md); where
+    # its checks look a turn further (Voldétour), it gives that look twenty times hard's
+    # positions and half its time: the winning turns of five decisions that decided its games
+    # against hard need about 9,000 (docs/ai-strength.md, "Voldétour: where `expert` and
+    # `hard` lose")
     "expert": Level(
         iterations=None,
         seconds=6.0,
@@ -361,7 +369,9 @@ LEVELS: dict[str, Level] = {
         safety_checks=6,
         proof_depth=5,
         threat_turn_nodes=2000,
-        unstoppable_nodes=1000,
+        unstoppable_nodes=20_000,
+        danger_calls=128,
+        danger_share=0.5,
         config=MCTSConfig(repeat_draw=True, normalize=None),
     ),
 }
@@ -557,6 +567,11 @@ class MCTSPlayer(Player):
             share = DEEP_CHECKS_SHARE if depth > level.solver_depth else CHECKS_SHARE
             if level.checks_share is not None:
                 share = level.checks_share
+            elif (
+                level.danger_share is not None
+                and _danger(state, level.unstoppable_nodes) is not None
+            ):
+                share = level.danger_share
             seconds = search_seconds(seconds, checks > 0, level.rule_guard, start, cpu_start, share)
         tree.search(level.iterations, seconds, progress, stop=self.stop)
         self.last_analysis = tree.analysis()
@@ -1013,7 +1028,7 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
         key,
         text,
         current,
-        nullable=("iterations", "seconds", "playout_depth", "checks_share"),
+        nullable=("iterations", "seconds", "playout_depth", "checks_share", "danger_share"),
         auto=("normalize",),
         integers=(
             "iterations",
@@ -1037,7 +1052,7 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
     )
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
         raise TablierError(f"setting {key!r} cannot be negative")
-    if key == "checks_share" and value is not None and value >= 1:
+    if key in ("checks_share", "danger_share") and value is not None and value >= 1:
         raise TablierError(f"setting {key!r} must be below 1")
     return value
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tablier.ai.players import _danger, _prior_order, make_player, safest_move
 from tablier.ai.tactics import LOST, SAFE, TurnSafety
-from tablier.games import get
+from tablier.games import get, parse_position
 from tablier.games.voldetour import ai as vold_ai
 from tablier.games.voldetour import turnwin
 from tablier.games.voldetour.turnwin import _again
@@ -294,7 +294,7 @@ def test_the_safest_move_steps_in_the_way():
 
 def test_hard_asks_and_can_be_told_not_to():
     assert make_player("hard").level.unstoppable_nodes == 1000
-    assert make_player("expert").level.unstoppable_nodes == 1000
+    assert make_player("expert").level.unstoppable_nodes == 20_000
     assert make_player("medium").level.unstoppable_nodes == 0
     off = make_player("hard:iterations=20,seconds=none,unstoppable_nodes=0")
     assert off.level.unstoppable_nodes == 0
@@ -306,3 +306,42 @@ def test_master_asks_too():
     assert master.level.unstoppable_nodes == 1000
     off = make_player("master:simulations=2,seconds=none,unstoppable_nodes=0", game, seed=0)
     assert off.level.unstoppable_nodes == 0
+
+
+#: Game 2 of the recorded `expert`-`hard` match of 2026-11-30 (benchmarks/records), the loser
+#: `hard`'s last turn start: Black's Lord three high at i7, two squares below White's tower
+#: (i9), with i8 low between them.  Black wins at its next turn unless White stops it: a
+#: stair stood up on i8, its 1x1x2 block put on that stair, the Lord up over i8 (five
+#: decisions, past the three of the solver's checks).
+LOW_SQUARE = (
+    "voldetour:pieces=default,repetition=False,max_turns=none turn=12 lords=i7,e5"
+    " black=B113@e5:1x1x3,B123@h7:2x1x3,S@d2+2:n,S@j6:w"
+    " white=B113@f6:1x1x3,B122@c2:2x1x2,B123@g6:2x1x3,S@a1:e,S@d1:n,S@c2+2:w"
+)
+
+
+def test_the_winning_turn_over_a_low_square_needs_more_than_a_thousand_positions():
+    state = parse_position(LOW_SQUARE)
+    # hard's turn as played: a stair moved to i8 lying down, its block to d4, the Lord on
+    after = state
+    for text in ["Sc2", "S@i8:e", "B123", "B123@d4:1x2x3", "Le5-d5-d4"]:
+        assert after.to_move == 1
+        after = after.apply(after.game.parse_move(after, text))
+    assert after.to_move == 0 and after.outcome is None
+    assert turnwin.unstoppable(after, 1000).line is None
+    line = turnwin.unstoppable(after, 20_000).line
+    assert line is not None and [str(m) for m in line][-1] == "Li7-i8-i9"
+    assert _play_turn(after, line).outcome.winner == 0
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_expert_sees_it_and_stops_it(seed):
+    """``expert`` asks the question with 20,000 positions: from that turn start, at a fixed
+    small budget, it ends its turn where Black has no winning turn (found within 200,000
+    positions)."""
+    state = parse_position(LOW_SQUARE)
+    player = make_player("expert:iterations=100,seconds=none", state.game, seed=seed)
+    while state.to_move == 1 and state.outcome is None:
+        state = state.apply(player.choose(state))
+    assert state.outcome is None and state.to_move == 0
+    assert turnwin.search(state, 200_000).line is None
