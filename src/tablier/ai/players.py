@@ -274,7 +274,7 @@ class Level:
     <tablier.ai.knowledge.Knowledge.unstoppable>`: Voldétour's), the safety checks
     also count as lost a way of ending the turn after which the opponent has a turn
     that nothing stops from winning at the next one, found within this many positions
-    (0: off; ``hard`` and ``expert`` 1,000), asked at most ``danger_calls`` times per
+    (0: off; ``hard`` 1,000, ``expert`` 20,000), asked at most ``danger_calls`` times per
     decision checked (32; ``expert`` 128).  ``checks_share``: the share of a timed budget
     kept for the safety checks after the search (None: :data:`CHECKS_SHARE`, or
     :data:`DEEP_CHECKS_SHARE` where they look deeper than ``solver_depth``);
