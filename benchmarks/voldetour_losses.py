@@ -21,7 +21,9 @@ turn and did not play: the level's own checks, with its budgets and time, did no
 it or trusted a fallback.  Where *any* is lost at every turn start checked, the game was
 lost earlier than the checks look, by plans of several turns.  The totals count, for each
 game, the latest turn start whose *any* is safe (how many turns before the end the loser
-last had a defence the check finds), and the CPU time per check.
+last had a defence the check finds), the CPU time per check, and the winning turns by
+their number of decisions (each game's line ends with the winner's last turn), with how
+many stood a stair up and put a block on it (a low square raised for the Lord).
 
 With ``--replay SPEC`` (repeatable), at each last turn start where the turn played is lost
 and a defence was found, each player given plays that turn again, with its real time
@@ -63,6 +65,19 @@ def turns(record: dict[str, Any], side: int) -> list[list[tuple[VState, str]]]:
         before = state
         state = state.apply(game.parse_move(state, text))
     return played
+
+
+def winning_turn(record: dict[str, Any]) -> list[str]:
+    """The decisions of the winner's last turn."""
+    return [text for _state, text in turns(record, record["winner"])[-1]]
+
+
+def over_a_low_square(turn: list[str]) -> bool:
+    """Whether ``turn`` stands a stair up (``:u``) and puts a block on a piece one level
+    up (``+1``): a low square raised by two for the Lord to walk over."""
+    return any(t.startswith("S@") and t.endswith(":u") for t in turn) and any(
+        t.startswith("B") and "+1:" in t for t in turn
+    )
 
 
 def checker(state: VState, scale: int, danger_nodes: int) -> TurnSafety:
@@ -167,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     positions: list[tuple[str, VState]] = []
     last_defence: dict[str, int] = {}
+    wins: dict[tuple[int, bool], int] = {}
     times: list[float] = []
     games = skipped = 0
     for path in args.files:
@@ -199,11 +215,25 @@ def main(argv: list[str] | None = None) -> int:
                 if back == 1 and fate_played == LOST and fate_any == SAFE:
                     positions.append((f"{path} game {record['index']}", turn[0][0]))
             last_defence[found] = last_defence.get(found, 0) + 1
+            won = winning_turn(record)
+            wins[len(won), over_a_low_square(won)] = (
+                wins.get((len(won), over_a_low_square(won)), 0) + 1
+            )
+            cells.append("won by " + " ".join(won))
             print(f"game {record['index']} ({record['plies']} decisions): " + "; ".join(cells))
     if not games:
         print("no game lost by", args.player)
         return 0
     spread = ", ".join(f"{k}: {v}" for k, v in sorted(last_defence.items()))
+    lengths: dict[int, int] = {}
+    for (length, _low), count in wins.items():
+        lengths[length] = lengths.get(length, 0) + count
+    low = sum(count for (_length, raised), count in wins.items() if raised)
+    print(
+        "winning turns by decisions: "
+        + ", ".join(f"{length}: {count}" for length, count in sorted(lengths.items()))
+        + f"; a stair stood up and a block put on it: {low}"
+    )
     print(
         f"{games} games lost by {args.player}; the latest turn start with a defence found,"
         f" turns before the end: {spread}; CPU per turn start median"

@@ -221,6 +221,8 @@ def test_voldetour_losses_sees_the_five_decision_win_only_with_the_larger_budget
     common = ("--player", "expert", "--limit", "1", "--turns", "1", "--scale", "1")
     out = run("voldetour_losses.py", *common, "--danger-nodes", "1000", record)
     assert "game 1 (75 decisions): -1: played safe, any safe" in out
+    assert "won by S S@i8:u B112 B112@i8+1:1x1x2 Li7-i8-i9" in out
+    assert "winning turns by decisions: 5: 1; a stair stood up and a block put on it: 1" in out
     out = run(
         "voldetour_losses.py", *common, "--danger-nodes", "20000",
         "--replay", "hard:iterations=10,seconds=none", record,
