@@ -42,6 +42,7 @@ import argparse
 import json
 import statistics
 import time
+from collections import Counter
 from typing import Any
 
 from tablier.ai.players import LEVELS, _danger, _prior_order, make_player
@@ -181,8 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=0, help="skip this many lost games")
     args = parser.parse_args(argv)
     positions: list[tuple[str, VState]] = []
-    last_defence: dict[str, int] = {}
-    wins: dict[tuple[int, bool], int] = {}
+    last_defence: Counter[str] = Counter()
+    lengths: Counter[int] = Counter()
+    low = 0
     times: list[float] = []
     games = skipped = 0
     for path in args.files:
@@ -214,21 +216,16 @@ def main(argv: list[str] | None = None) -> int:
                     found = str(back)
                 if back == 1 and fate_played == LOST and fate_any == SAFE:
                     positions.append((f"{path} game {record['index']}", turn[0][0]))
-            last_defence[found] = last_defence.get(found, 0) + 1
+            last_defence[found] += 1
             won = winning_turn(record)
-            wins[len(won), over_a_low_square(won)] = (
-                wins.get((len(won), over_a_low_square(won)), 0) + 1
-            )
+            lengths[len(won)] += 1
+            low += over_a_low_square(won)
             cells.append("won by " + " ".join(won))
             print(f"game {record['index']} ({record['plies']} decisions): " + "; ".join(cells))
     if not games:
         print("no game lost by", args.player)
         return 0
     spread = ", ".join(f"{k}: {v}" for k, v in sorted(last_defence.items()))
-    lengths: dict[int, int] = {}
-    for (length, _low), count in wins.items():
-        lengths[length] = lengths.get(length, 0) + count
-    low = sum(count for (_length, raised), count in wins.items() if raised)
     print(
         "winning turns by decisions: "
         + ", ".join(f"{length}: {count}" for length, count in sorted(lengths.items()))
