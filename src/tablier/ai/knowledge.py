@@ -74,16 +74,17 @@ name in it is optional:
     "Threat turns"): in a race where both Lords are stuck, a threat makes the
     opponent answer it or lose.
 
-``unstoppable(state, nodes, seconds) -> Sequence[Move] | None``
+``unstoppable(state, nodes, seconds, stop) -> Sequence[Move] | None``
     The defence's side of ``threat_turn``: a turn after which nothing the
     opponent does stops the mover's next turn from winning (Voldétour: the Lord
     ends beside the enemy tower at its height, where the piece under it cannot
     move), or a turn that wins at once; the mover's decisions to the end of
     that turn, or ``None`` when it finds none within ``nodes`` positions and
-    ``seconds`` of CPU time (``None``: no limit).  The whole-turn safety check
-    of ``hard`` and above (:class:`~tablier.ai.tactics.TurnSafety`) asks it of
-    the opponent after each way of ending the mover's turn, and counts an
-    ending where it answers a line as lost (docs/ai.md, "Unstoppable turns").
+    ``seconds`` of CPU time (``None``: no limit), or before ``stop`` (if any)
+    answers True.  The whole-turn safety check of ``hard`` and above
+    (:class:`~tablier.ai.tactics.TurnSafety`) asks it of the opponent after each
+    way of ending the mover's turn, and counts an ending where it answers a line
+    as lost (docs/ai.md, "Unstoppable turns").
 
 ``position_key(state) -> Hashable | None``
     A key of the position for repetitions, where a game's position can come
@@ -175,8 +176,8 @@ TurnSearch = Callable[
 Defences = Callable[[State[Any], Sequence[Move], State[Any], Sequence[Move]], Sequence[bool]]
 
 #: The ``unstoppable`` hook with its positions bound, as the safety checks ask it:
-#: ``(state, seconds)`` to the mover's line, or None (``TurnSafety``'s ``danger``).
-Danger = Callable[[State[Any], float | None], Sequence[Move] | None]
+#: ``(state, seconds, stop)`` to the mover's line, or None (``TurnSafety``'s ``danger``).
+Danger = Callable[[State[Any], float | None, Callable[[], bool] | None], Sequence[Move] | None]
 
 #: The ``playout`` hook: ``(state, seed, limit, weighted, cutoff)`` to
 #: ``(reward for player 0, [(mover, move), ...])``, or None when unavailable.
@@ -194,7 +195,7 @@ class Knowledge:
     playout: Playout | None = None
     forced_win: TurnSearch | None = None
     threat_turn: TurnSearch | None = None
-    unstoppable: Callable[[State[Any], int, float | None], Sequence[Move] | None] | None = None
+    unstoppable: TurnSearch | None = None
     prove: Prove | None = None
     defences: Defences | None = None
     position_key: Callable[[State[Any]], Hashable | None] | None = None

@@ -649,7 +649,7 @@ def _danger(state: State[Any], nodes: int) -> Danger | None:
     hook = knowledge_for(state.game).unstoppable
     if hook is None or nodes <= 0:
         return None
-    return lambda s, seconds: hook(s, nodes, seconds)
+    return lambda s, seconds, stop: hook(s, nodes, seconds, stop)
 
 
 def search_seconds(

@@ -336,7 +336,7 @@ class TurnSafety:
     plain search above runs with the positions left: a move is :data:`LOST`
     only when every ending was tried.
 
-    ``danger`` (``(state, seconds) -> line or None``: a game's
+    ``danger`` (``(state, seconds, stop) -> line or None``: a game's
     :attr:`Knowledge.unstoppable <tablier.ai.knowledge.Knowledge.unstoppable>`
     with its positions bound) looks one turn further: at an ending where the
     opponent forces no win within ``depth``, a turn of the opponent's after which
@@ -344,7 +344,10 @@ class TurnSafety:
     turn is kept as the threat to aim at).  It is asked at most ``danger_calls``
     times per position checked (its moves together), so that a position where
     every ending is threatened costs a bounded time; where it runs out of time or
-    positions, or past that number, the ending stays safe.
+    positions, or past that number, the ending stays safe.  ``stop`` ends both
+    questions, the solver's and ``danger``'s, as it comes (``clock`` and the
+    deadline of :meth:`fate` count CPU time, which a starved process spends slowly:
+    the caller's ``stop`` keeps the wall clock).
 
     >>> from tablier.games import get
     >>> game = get("volo", board="mini")
@@ -374,6 +377,7 @@ class TurnSafety:
         from .solver import Solver
 
         self.clock = clock
+        self.stop = stop
         self.danger = danger
         self.danger_calls = danger_calls
         self._dangers = 0
@@ -439,6 +443,8 @@ class TurnSafety:
         known = self._ends.get(state, False)
         if known is not False:
             return known
+        if self._stopped():
+            return None
         if self._deadline is not None:
             left = self._deadline - self.clock()
             if left <= 0:
@@ -453,10 +459,15 @@ class TurnSafety:
                 self._ends[state] = False
                 return False
         wins = self.solver.forces_win(state, 1 - me, self.depth)
-        if wins is False and self.danger is not None and self._dangers < self.danger_calls:
+        if (
+            wins is False
+            and self.danger is not None
+            and self._dangers < self.danger_calls
+            and not self._stopped()
+        ):
             self._dangers += 1
             budget = None if self._deadline is None else self._deadline - self.clock()
-            danger = self.danger(state, budget) if budget is None or budget > 0 else None
+            danger = self.danger(state, budget, self.stop) if budget is None or budget > 0 else None
             if danger:
                 self._ends[state] = False
                 if self.defences is not None:
@@ -470,6 +481,10 @@ class TurnSafety:
             if own:
                 self._threats = [(state, tuple(own)), *self._threats[: THREATS_KEPT - 1]]
         return result
+
+    def _stopped(self) -> bool:
+        """True once ``stop`` (if any) has answered True."""
+        return self.stop is not None and self.stop()
 
     def _refutes(self, state: State[Any], attacker: int, line: tuple[Move, ...]) -> bool:
         """True when ``line`` wins for ``attacker`` from ``state``, every decision of it the

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablier.ai.players import _danger, _prior_order, make_player, safest_move
-from tablier.ai.tactics import LOST, SAFE, TurnSafety
+from tablier.ai.tactics import LOST, SAFE, UNKNOWN, TurnSafety
 from tablier.games import get, parse_position
 from tablier.games.voldetour import ai as vold_ai
 from tablier.games.voldetour import turnwin
@@ -278,6 +278,50 @@ def test_the_checks_are_bounded():
     end = state.game.parse_move(state, "end")
     checks = TurnSafety(3, 20_000, danger=_danger(state, 1000), danger_calls=0)
     assert checks.fate(state, end) == SAFE
+
+
+def test_a_stop_ends_the_unstoppable_question():
+    """The checks' ``stop`` reaches the question (its budgets count CPU time, which a
+    starved process spends slowly: the stop keeps the wall clock)."""
+    after = parse_position(LOW_SQUARE)
+    for text in ["Sc2", "S@i8:e", "B123", "B123@d4:1x2x3", "Le5-d5-d4"]:
+        after = after.apply(after.game.parse_move(after, text))
+    assert turnwin.unstoppable(after, 20_000).line is not None  # (past 1,000 positions)
+    asked = []
+
+    def stop():
+        asked.append(True)
+        return True
+
+    cut = turnwin.unstoppable(after, 20_000, stop=stop)
+    assert cut.line is None and cut.limited and cut.nodes == 64 and len(asked) == 1
+    assert vold_ai.unstoppable(after, 20_000, None, stop) is None
+
+
+def test_the_checks_stop_asking_once_told_to():
+    """A stop that comes while the question runs ends it (the ending stays safe, as past
+    any limit) and no question is asked after it."""
+    state = parse_position(LOW_SQUARE)
+    for text in ["Sc2", "S@i8:e", "B123", "B123@d4:1x2x3"]:
+        state = state.apply(state.game.parse_move(state, text))
+    end = state.game.parse_move(state, "Le5-d5-d4")  # (Black's five-decision win then)
+    assert TurnSafety(3, 20_000, danger=_danger(state, 20_000)).fate(state, end) == LOST
+    stopped = [False]
+    asked = []
+    ask = _danger(state, 20_000)
+    assert ask is not None
+
+    def danger(s, seconds, stop):
+        asked.append(stop)
+        stopped[0] = True  # the wall clock runs out while the question runs
+        return ask(s, seconds, stop)
+
+    checks = TurnSafety(3, 20_000, stop=lambda: stopped[0], danger=danger)
+    assert checks.fate(state, end) == SAFE
+    assert len(asked) == 1 and asked[0] is checks.stop
+    again = TurnSafety(3, 20_000, stop=lambda: stopped[0], danger=danger)
+    assert again.fate(state, end) == UNKNOWN
+    assert len(asked) == 1
 
 
 def test_the_safest_move_steps_in_the_way():

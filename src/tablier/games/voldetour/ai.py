@@ -611,12 +611,17 @@ def threat_turn(
     return threat(state, nodes, seconds, stop, progress=True)
 
 
-def unstoppable(state: VState, nodes: int, seconds: float | None = None) -> Sequence[VMove] | None:
+def unstoppable(
+    state: VState,
+    nodes: int,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Sequence[VMove] | None:
     """A turn after which nothing stops the mover's next one from winning, as its
     decisions, or None (see :func:`.turnwin.unstoppable`)."""
     from .turnwin import unstoppable as unstoppable_turn
 
-    return unstoppable_turn(state, nodes, seconds).line
+    return unstoppable_turn(state, nodes, seconds, stop=stop).line
 
 
 #: The deepest question :func:`prove` takes: a Voldétour turn is two to four decisions, and

@@ -442,6 +442,7 @@ def unstoppable(
     seconds: float | None = None,
     hold_nodes: int | None = None,
     forks: bool = True,
+    stop: Callable[[], bool] | None = None,
 ) -> TurnWin:
     """The shortest turn after which nothing stops the mover's next one from winning.
 
@@ -456,9 +457,9 @@ def unstoppable(
     searched).  Either ending counts unless :func:`search` finds the opponent a
     winning turn within ``hold_nodes`` positions (``None``: ``nodes``).  The same
     corridor and limits as :func:`search` (``nodes`` positions for the mover's
-    turn, ``seconds`` of CPU time for the whole); the safety step of ``hard`` and
-    above asks it of the opponent after each way of ending their own turn
-    (docs/ai.md, "Unstoppable turns").
+    turn, ``seconds`` of CPU time for the whole, and ``stop``, asked every 64
+    positions); the safety step of ``hard`` and above asks it of the opponent after
+    each way of ending their own turn (docs/ai.md, "Unstoppable turns").
 
     Black's Lord on a block three levels high at e9, four squares from White's tower
     (i9) along a ridge of White's blocks at the same height: no turn wins (the Lord
@@ -488,7 +489,7 @@ def unstoppable(
     """
     # (at least one position for the opponent's search: 0 would turn the second goal off)
     hold = max(1, nodes if hold_nodes is None else hold_nodes)
-    return _deepening(state, nodes, seconds, hold, forks)
+    return _deepening(state, nodes, seconds, hold, forks, stop)
 
 
 def forced_win(
