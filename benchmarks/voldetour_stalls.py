@@ -24,7 +24,10 @@ the second half's decisions that each side's Lord spent next to its own tower an
 towers' height, where it ended, its path distance and reserve then, what kind of stall it
 is and how much of its second half is a cycle (turn starts that repeat an earlier one); and,
 per player, the blockades where its Lord stayed at the top and ends with no stair left
-(docs/ai.md, "Stalled games")::
+(docs/ai.md, "Stalled games"); then, per pair of players, A's score (wins, draws, losses,
+the Wilson 95% interval, Elo) and the sequential test on the complete game pairs (games
+``2k`` and ``2k + 1``, one opening with each side first) with the bounds of ``--sprt``
+(``0,108`` by default, those of docs/ai-strength.md)::
 
     .venv/bin/python benchmarks/voldetour_stalls.py --summary ladder/voldetour-*.jsonl
 
@@ -42,6 +45,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tablier.ai.arena import score_interval, sprt_result, summarise
 from tablier.ai.match import play_game
 from tablier.ai.players import MCTSPlayer, make_player
 from tablier.core.errors import TablierError
@@ -207,14 +211,22 @@ def read_records(path: str) -> list[Any]:
         raise _Unreadable(f"{path}: {error}") from error
 
 
-def _summary(paths: list[str]) -> int:
+def _summary(paths: list[str], sprt: Sequence[float] = (0.0, 108.0)) -> int:
     kinds: dict[str, int] = {"home": 0, "finish": 0, "blockade": 0}
+    matches: dict[tuple[str, str], list[dict[str, Any]]] = {}
     idlers: dict[str, int] = {}
     strandings: dict[str, int] = {}
     games = cycles = 0
     for path in paths:
         for record in read_records(path):
             games += 1
+            if isinstance(record, dict) and "score_a" in record:
+                try:
+                    specs = [record["first"], record["second"]]
+                    pair = (specs[0], specs[1]) if record["a_first"] else (specs[1], specs[0])
+                except (KeyError, TypeError) as error:
+                    raise _Unreadable(f"{path}: game {record.get('index')}: {error!r}") from error
+                matches.setdefault(pair, []).append(record)
             if not isinstance(record, dict) or record.get("reason") != "move-limit":
                 continue
             try:
@@ -258,6 +270,15 @@ def _summary(paths: list[str]) -> int:
         print(f"  idling at home: {spec} in {count}")
     for spec, count in sorted(strandings.items()):
         print(f"  blockades with {spec}'s Lord at the top, no stair left (stranded): {count}")
+    for (a, b), rows in matches.items():
+        try:
+            summary = summarise(rows, a, b)
+            test = sprt_result(rows, sprt)
+        except (KeyError, TypeError, ValueError, TablierError) as error:
+            raise _Unreadable(f"the games of {a} against {b}: {error!r}") from error
+        low, high = score_interval(summary.score, summary.games)
+        print(f"{summary.describe()}; score interval {100 * low:.1f}-{100 * high:.1f}%")
+        print(f"  {test.describe()}")
     return 0
 
 
@@ -276,6 +297,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ply", type=int, default=0, help="decisions of it to replay")
     parser.add_argument("--summary", nargs="+", metavar="FILE", help="read recorded matches")
     parser.add_argument(
+        "--sprt",
+        default="0,108",
+        metavar="ELO0,ELO1",
+        help="the sequential test's bounds for --summary (default: 0,108)",
+    )
+    parser.add_argument(
         "--lord-weight",
         type=float,
         help="the evaluation's Lord weight for both players (default: its own, _LORD)",
@@ -285,7 +312,13 @@ def main(argv: list[str] | None = None) -> int:
         _set_lord_weight(args.lord_weight)
     if args.summary:
         try:
-            return _summary(args.summary)
+            bounds = [float(x) for x in args.sprt.split(",")]
+            sprt_result([], bounds)  # (bounds it cannot take: an error now)
+        except (ValueError, TablierError) as error:
+            print(f"error: --sprt: {args.sprt!r}: {error}", file=sys.stderr)
+            return 2
+        try:
+            return _summary(args.summary, bounds)
         except _Unreadable as error:
             print(f"error: cannot read the records in {error}", file=sys.stderr)
             return 2

@@ -456,6 +456,49 @@ def test_voldetour_stalls_summary_reads_the_capped_games(tmp_path):
     assert not stalls.stranded(top | {"high": 0.5})
 
 
+def test_voldetour_stalls_summary_scores_each_pair_of_players(tmp_path):
+    """A's score over its games, whichever side it took, and the sequential test on the
+    complete pairs (games 2k and 2k + 1); bounds it cannot take: one line, exit 2."""
+    games = [
+        (0, True, 1.0),  # expert first, won
+        (1, False, 1.0),  # hard first, expert won
+        (2, True, 0.0),
+        (3, False, 0.5),
+        (4, True, 1.0),  # a pair not complete: scored, not in the test
+    ]
+    lines = [
+        json.dumps(
+            {"index": i, "a_first": a_first, "score_a": score, "reason": "tower"}
+            | (
+                {"first": "expert", "second": "hard"}
+                if a_first
+                else {"first": "hard", "second": "expert"}
+            )
+        )
+        for i, a_first, score in games
+    ]
+    other = {"index": 0, "a_first": True, "score_a": 0.0, "first": "medium", "second": "easy"}
+    record = tmp_path / "games.jsonl"
+    record.write_text("\n".join([*lines, json.dumps(other)]) + "\n")
+    out = run("voldetour_stalls.py", "--summary", str(record))
+    assert "expert vs hard: 5 games, +3 =1 -1, score 70.0%" in out
+    assert "after 2 pairs (0-0.5-1-1.5-2: 0-1-0-0-1)" in out
+    assert "medium vs easy: 1 games, +0 =0 -1, score 0.0%" in out
+    assert "elo0=0 elo1=108" in out
+    assert "elo0=-10 elo1=20" in run(
+        "voldetour_stalls.py", "--summary", str(record), "--sprt=-10,20"
+    )
+    for bad in ("1", "108,0", "x,y"):
+        refused = subprocess.run(
+            [sys.executable, str(BENCH / "voldetour_stalls.py"), "--summary", str(record),
+             "--sprt", bad],
+            capture_output=True,
+            text=True,
+        )  # fmt: skip
+        assert refused.returncode == 2 and refused.stderr.startswith("error: --sprt: ")
+        assert refused.stderr.count("\n") == 1
+
+
 def test_voldetour_finishes_reads_the_near_lords_of_capped_games(tmp_path):
     from tablier.games.voldetour import ai as vold_ai
 
