@@ -22,6 +22,11 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def _module(name: str):
+    """Load ``benchmarks/NAME.py`` as its own run would: with its folder on the path, where the
+    benchmarks it imports (``beginner``, ``voldetour_stalls``...) are found whichever test ran
+    first."""
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
     spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
