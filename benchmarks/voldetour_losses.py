@@ -34,6 +34,16 @@ counts the turns after which the winner has a winning turn at once (found within
     .venv/bin/python benchmarks/voldetour_losses.py --player expert --turns 1 \
         --danger-nodes 20000 --replay expert --replay expert:unstoppable_nodes=20000 \
         benchmarks/records/2026-11-30-voldetour-expert-hard.jsonl
+
+With ``--every-end SECONDS`` each last turn start is also asked exhaustively
+(:func:`every_end`): every distinct way the loser could end that turn, and whether the
+winner then has a winning turn.  Where each has one, the position was *proved lost* before
+the loser's last turn, and the turn that lost the game was an earlier one, which the
+safety check had called safe.  Millions of ends on the default board, minutes each::
+
+    .venv/bin/python benchmarks/voldetour_losses.py --player expert --turns 1 \
+        --danger-nodes 20000 --every-end 900 --judge-nodes 50000 --limit 3 \
+        benchmarks/records/2026-12-01-voldetour-expert-hard-stopped.jsonl
 """
 
 from __future__ import annotations
@@ -43,7 +53,7 @@ import json
 import statistics
 import time
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from tablier.ai.players import LEVELS, _danger, _prior_order, make_player
 from tablier.ai.tactics import LOST, SAFE, UNKNOWN, TurnSafety
@@ -121,6 +131,53 @@ def check(turn: list[tuple[VState, str]], scale: int, danger_nodes: int) -> tupl
     return fate_played, LOST if lost == len(moves) else UNKNOWN, time.process_time() - start
 
 
+class Ends(NamedTuple):
+    """What :func:`every_end` found: the distinct positions the turn can end at (``ends``),
+    those after which no winning turn of the opponent's was found (``held``; a turn that
+    wins the game holds), whether every end was reached (``complete``; False: stopped by
+    the time) and the CPU seconds spent."""
+
+    ends: int
+    held: int
+    complete: bool
+    seconds: float
+
+
+def every_end(state: VState, judge_nodes: int, seconds: float | None = None) -> Ends:
+    """Every way the mover can end its turn from ``state`` (each sequence of its decisions,
+    positions reached twice counted once), each asked whether the opponent then has a
+    winning turn (:func:`turnwin.search` within ``judge_nodes`` positions).
+
+    A win found is a proof, so ``complete`` with ``held == 0`` proves ``state`` lost: every
+    turn leaves the opponent a winning turn, and the game was lost before this turn.  A win
+    not found within the positions counts as held, which can only make that claim rarer.
+    At most ``seconds`` of CPU time (``None``: no limit).
+    """
+    me = state.to_move
+    start = time.process_time()
+    seen: set[VState] = set()
+    ends = held = 0
+    stack = [state]
+    while stack:
+        if seconds is not None and time.process_time() - start > seconds:
+            return Ends(ends, held, False, time.process_time() - start)
+        here = stack.pop()
+        for move in here.legal_moves():
+            after = here.apply_unchecked(move)
+            if after in seen:
+                continue
+            seen.add(after)
+            if after.outcome is None and after.to_move == me:
+                stack.append(after)
+                continue
+            ends += 1
+            if after.outcome is not None:
+                held += after.outcome.winner == me
+            elif turnwin.search(after, judge_nodes).line is None:
+                held += 1
+    return Ends(ends, held, True, time.process_time() - start)
+
+
 def replay(state: VState, spec: str, seed: int, judge_nodes: int) -> tuple[bool, float, float]:
     """Play the turn starting at ``state`` with the player ``spec`` (its real time budget):
     whether the opponent then has a winning turn (:func:`turnwin.search` within
@@ -177,15 +234,26 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SPEC",
         help="play the last turn again with this player where a defence was found (repeatable)",
     )
-    parser.add_argument("--judge-nodes", type=int, default=200_000, help="for --replay")
+    parser.add_argument(
+        "--judge-nodes", type=int, default=200_000, help="for --replay and --every-end"
+    )
     parser.add_argument("--seed", type=int, default=0, help="for --replay")
     parser.add_argument("--first", type=int, default=0, help="skip this many lost games")
+    parser.add_argument(
+        "--every-end",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="at each last turn start, ask every way of ending the turn (at most SECONDS of"
+        " CPU time; --judge-nodes positions each)",
+    )
     args = parser.parse_args(argv)
     positions: list[tuple[str, VState]] = []
     last_defence: Counter[str] = Counter()
     lengths: Counter[int] = Counter()
     low = 0
     times: list[float] = []
+    exhausted: Counter[str] = Counter()
     games = skipped = 0
     for path in args.files:
         with open(path, encoding="utf-8") as lines:
@@ -216,6 +284,16 @@ def main(argv: list[str] | None = None) -> int:
                     found = str(back)
                 if back == 1 and fate_played == LOST and fate_any == SAFE:
                     positions.append((f"{path} game {record['index']}", turn[0][0]))
+                if back == 1 and args.every_end is not None:
+                    ends = every_end(turn[0][0], args.judge_nodes, args.every_end)
+                    verdict = (
+                        "stopped" if not ends.complete else "held" if ends.held else "proved lost"
+                    )
+                    exhausted[verdict] += 1
+                    cells.append(
+                        f"every end: {ends.ends}, {ends.held} hold, {verdict}"
+                        f" ({ends.seconds:.1f} s)"
+                    )
             last_defence[found] += 1
             won = winning_turn(record)
             lengths[len(won)] += 1
@@ -236,6 +314,12 @@ def main(argv: list[str] | None = None) -> int:
         f" turns before the end: {spread}; CPU per turn start median"
         f" {statistics.median(times):.1f} s, longest {max(times):.1f} s"
     )
+    if args.every_end is not None:
+        print(
+            f"every end of the last turn asked at {sum(exhausted.values())} turn starts:"
+            f" proved lost at {exhausted['proved lost']}, a turn that holds at"
+            f" {exhausted['held']}, stopped by the time at {exhausted['stopped']}"
+        )
     if args.replay:
         _replays(args, positions)
     return 0

@@ -237,6 +237,57 @@ def test_voldetour_losses_sees_the_five_decision_win_only_with_the_larger_budget
     assert "hard:iterations=10,seconds=none: the opponent wins at once after" in out
 
 
+def test_voldetour_losses_asks_every_end_of_the_last_turns(tmp_path):
+    """A mini-board game between two `greedy` players (seed 2, won at the tower): every end
+    of the loser's last two turns counted as the finishes benchmark enumerates them, one
+    sequence of decisions at a time, and each asked for the winner's winning turn."""
+    from tablier.games.voldetour import turnwin
+
+    losses = _module("voldetour_losses")
+    finishes = _module("voldetour_finishes")
+    stalls = _module("voldetour_stalls")
+    game = get("voldetour", pieces="mini")
+    played = stalls.play_on(game.initial_state(), "greedy", "greedy", seed=2, max_plies=400)
+    state = game.initial_state()
+    for text in played["moves"]:
+        state = state.apply(game.parse_move(state, text))
+    assert state.outcome is not None and state.outcome.winner is not None
+    winner = state.outcome.winner
+    names = ["greedy", "random"] if winner == 0 else ["random", "greedy"]
+    record = {"index": 8, "game": game.spec, "first": names[0], "second": names[1]}
+    record |= {"moves": played["moves"], "plies": played["plies"], "reason": "tower"}
+    record["winner"] = winner
+    loser = 1 - winner
+    figures = []
+    for back in (1, 2):
+        start = losses.turns(record, loser)[-back][0][0]
+        ends = set(finishes.turn_ends(start, None))
+        held = sum(
+            end.outcome.winner == loser
+            if end.outcome is not None
+            else turnwin.search(end, 20_000).line is None
+            for end in ends
+        )
+        found = losses.every_end(start, 20_000)
+        assert (found.ends, found.held, found.complete) == (len(ends), held, True)
+        figures.append(found)
+    # the turn the loser played last left the winner its winning turn, so not every end held
+    assert figures[0].held < figures[0].ends
+    cut = losses.every_end(losses.turns(record, loser)[-1][0][0], 20_000, seconds=0.01)
+    assert not cut.complete and cut.ends < figures[0].ends
+
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    out = run(
+        "voldetour_losses.py", "--player", "random", "--turns", "1", "--every-end", "60",
+        "--judge-nodes", "20000", str(path),
+    )  # fmt: skip
+    last = figures[0]
+    verdict = "held" if last.held else "proved lost"
+    assert f"every end: {last.ends}, {last.held} hold, {verdict}" in out
+    assert "every end of the last turn asked at 1 turn starts: proved lost at " in out
+
+
 def test_voldetour_turns_lists_every_one_action_turn_and_the_search(tmp_path):
     turns = _module("voldetour_turns")
     game = get("voldetour", pieces="mini")
