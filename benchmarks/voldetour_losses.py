@@ -44,22 +44,30 @@ safety check had called safe.  Millions of ends on the default board, minutes ea
     .venv/bin/python benchmarks/voldetour_losses.py --player expert --turns 1 \
         --danger-nodes 20000 --every-end 900 --judge-nodes 50000 --limit 3 \
         benchmarks/records/2026-12-01-voldetour-expert-hard-stopped.jsonl
+
+A file that cannot be read, or a lost game that cannot be replayed, stops the script with
+one line naming it (exit 2), as ``voldetour_stalls.py --summary`` does.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
+import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from tablier.ai.players import LEVELS, _danger, _prior_order, make_player
 from tablier.ai.tactics import LOST, SAFE, UNKNOWN, TurnSafety
+from tablier.core.errors import TablierError
 from tablier.games import from_spec
 from tablier.games.voldetour import ai, turnwin
 from tablier.games.voldetour.rules import VState
+
+# a benchmark beside this one: the record files read as its --summary reads them
+from voldetour_stalls import _Unreadable, read_records
 
 
 def turns(record: dict[str, Any], side: int) -> list[list[tuple[VState, str]]]:
@@ -76,6 +84,28 @@ def turns(record: dict[str, Any], side: int) -> list[list[tuple[VState, str]]]:
         before = state
         state = state.apply(game.parse_move(state, text))
     return played
+
+
+def lost_games(path: str, player: str) -> Iterator[tuple[dict[str, Any], int]]:
+    """The games of the record file ``path`` that ``player`` (a spec's name) lost at the
+    tower, each with the loser's side; :class:`_Unreadable` naming the file or the game
+    that cannot be read or replayed (each game is replayed once here)."""
+    for record in read_records(path):
+        index = record.get("index") if isinstance(record, dict) else None
+        try:
+            names = [spec.split(":")[0] for spec in (record["first"], record["second"])]
+            if player not in names or record.get("reason") == "move-limit":
+                continue
+            side = names.index(player)
+            winner = record.get("winner")
+            if winner is None or winner == side:
+                continue
+            turns(record, side)
+            if not {"index", "plies"} <= record.keys():
+                raise KeyError("index or plies")
+        except (KeyError, TypeError, AttributeError, ValueError, TablierError) as error:
+            raise _Unreadable(f"{path}: game {index}: {error!r}") from error
+        yield record, side
 
 
 def winning_turn(record: dict[str, Any]) -> list[str]:
@@ -254,53 +284,38 @@ def main(argv: list[str] | None = None) -> int:
     low = 0
     times: list[float] = []
     exhausted: Counter[str] = Counter()
-    games = skipped = 0
-    for path in args.files:
-        with open(path, encoding="utf-8") as lines:
-            records = [json.loads(line) for line in lines if line.strip()]
-        for record in records:
-            specs = [record["first"], record["second"]]
-            names = [spec.split(":")[0] for spec in specs]
-            if args.player not in names or record.get("reason") == "move-limit":
-                continue
-            side = names.index(args.player)
-            winner = record.get("winner")
-            if winner is None or winner == side:
-                continue
-            skipped += 1
-            if skipped <= args.first:
-                continue
-            if args.limit and games >= args.limit:
-                break
-            games += 1
-            starts = turns(record, side)[-args.turns :][::-1]
-            cells = []
-            found = "none"
-            for back, turn in enumerate(starts, 1):
-                fate_played, fate_any, cpu = check(turn, args.scale, args.danger_nodes)
-                times.append(cpu)
-                cells.append(f"-{back}: played {fate_played}, any {fate_any} ({cpu:.1f} s)")
-                if fate_any == SAFE and found == "none":
-                    found = str(back)
-                if back == 1 and fate_played == LOST and fate_any == SAFE:
-                    positions.append((f"{path} game {record['index']}", turn[0][0]))
-                if back == 1 and args.every_end is not None:
-                    ends = every_end(turn[0][0], args.judge_nodes, args.every_end)
-                    verdict = (
-                        "stopped" if not ends.complete else "held" if ends.held else "proved lost"
-                    )
-                    exhausted[verdict] += 1
-                    cells.append(
-                        f"every end: {ends.ends}, {ends.held} hold, {verdict}"
-                        f" ({ends.seconds:.1f} s)"
-                    )
-            last_defence[found] += 1
-            won = winning_turn(record)
-            lengths[len(won)] += 1
-            low += over_a_low_square(won)
-            cells.append("won by " + " ".join(won))
-            print(f"game {record['index']} ({record['plies']} decisions): " + "; ".join(cells))
-    if not games:
+    try:
+        losses = [(path, *game) for path in args.files for game in lost_games(path, args.player)]
+    except _Unreadable as error:
+        print(f"error: cannot read the records in {error}", file=sys.stderr)
+        return 2
+    chosen = losses[args.first :][: args.limit or None]
+    for path, record, side in chosen:
+        starts = turns(record, side)[-args.turns :][::-1]
+        cells = []
+        found = "none"
+        for back, turn in enumerate(starts, 1):
+            fate_played, fate_any, cpu = check(turn, args.scale, args.danger_nodes)
+            times.append(cpu)
+            cells.append(f"-{back}: played {fate_played}, any {fate_any} ({cpu:.1f} s)")
+            if fate_any == SAFE and found == "none":
+                found = str(back)
+            if back == 1 and fate_played == LOST and fate_any == SAFE:
+                positions.append((f"{path} game {record['index']}", turn[0][0]))
+            if back == 1 and args.every_end is not None:
+                ends = every_end(turn[0][0], args.judge_nodes, args.every_end)
+                verdict = "stopped" if not ends.complete else "held" if ends.held else "proved lost"
+                exhausted[verdict] += 1
+                cells.append(
+                    f"every end: {ends.ends}, {ends.held} hold, {verdict} ({ends.seconds:.1f} s)"
+                )
+        last_defence[found] += 1
+        won = winning_turn(record)
+        lengths[len(won)] += 1
+        low += over_a_low_square(won)
+        cells.append("won by " + " ".join(won))
+        print(f"game {record['index']} ({record['plies']} decisions): " + "; ".join(cells))
+    if not chosen:
         print("no game lost by", args.player)
         return 0
     spread = ", ".join(f"{k}: {v}" for k, v in sorted(last_defence.items()))
@@ -310,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         + f"; a stair stood up and a block put on it: {low}"
     )
     print(
-        f"{games} games lost by {args.player}; the latest turn start with a defence found,"
+        f"{len(chosen)} games lost by {args.player}; the latest turn start with a defence found,"
         f" turns before the end: {spread}; CPU per turn start median"
         f" {statistics.median(times):.1f} s, longest {max(times):.1f} s"
     )

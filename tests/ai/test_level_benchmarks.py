@@ -286,6 +286,21 @@ def test_voldetour_losses_asks_every_end_of_the_last_turns(tmp_path):
     verdict = "held" if last.held else "proved lost"
     assert f"every end: {last.ends}, {last.held} hold, {verdict}" in out
     assert "every end of the last turn asked at 1 turn starts: proved lost at " in out
+    # unreadable files, not JSON, a lost game with a bad move: one line naming it, exit 2
+    (tmp_path / "bad.jsonl").write_text("not json\n")
+    broken = record | {"moves": [*record["moves"][:-1], "Lz9"]}
+    (tmp_path / "broken.jsonl").write_text(json.dumps(broken) + "\n")
+    for bad in ("missing.jsonl", "bad.jsonl", "broken.jsonl"):
+        refused = subprocess.run(
+            [sys.executable, str(BENCH / "voldetour_losses.py"), "--player", "random",
+             str(tmp_path / bad)],
+            capture_output=True,
+            text=True,
+        )  # fmt: skip
+        assert refused.returncode == 2, refused.stderr
+        assert refused.stderr.startswith(f"error: cannot read the records in {tmp_path / bad}")
+        assert refused.stderr.count("\n") == 1
+    assert "game 8: " in refused.stderr and "'z9'" in refused.stderr
 
 
 def test_voldetour_turns_lists_every_one_action_turn_and_the_search(tmp_path):
