@@ -86,6 +86,16 @@ name in it is optional:
     way of ending the mover's turn, and counts an ending where it answers a line
     as lost (docs/ai.md, "Unstoppable turns").
 
+``lasting_threat(state, nodes, seconds, stop) -> Sequence[Move] | None``
+    A look past ``unstoppable``: a turn that threatens a win at the next one and
+    that no turn of the opponent's was found to answer (Voldétour: a block put on a
+    low square between the Lord at the tower's height and the tower, a piece left
+    in reserve to raise it; the opponent's turns that touch the threat's squares
+    tried).  Found, not proved; the same arguments and answer as ``unstoppable``.
+    The safety checks of a level with ``lasting_nodes`` (``expert``) ask it after
+    ``unstoppable`` finds nothing, a few times per decision, and count an ending
+    where it answers a line as lost (docs/ai.md, "Lasting threats").
+
 ``position_key(state) -> Hashable | None``
     A key of the position for repetitions, where a game's position can come
     back (Voldétour: the pieces, the Lords and the player to move, at a turn's
@@ -196,6 +206,7 @@ class Knowledge:
     forced_win: TurnSearch | None = None
     threat_turn: TurnSearch | None = None
     unstoppable: TurnSearch | None = None
+    lasting_threat: TurnSearch | None = None
     prove: Prove | None = None
     defences: Defences | None = None
     position_key: Callable[[State[Any]], Hashable | None] | None = None
@@ -216,6 +227,7 @@ class Knowledge:
             forced_win=getattr(module, "forced_win", None),
             threat_turn=getattr(module, "threat_turn", None),
             unstoppable=getattr(module, "unstoppable", None),
+            lasting_threat=getattr(module, "lasting_threat", None),
             prove=getattr(module, "prove", None),
             defences=getattr(module, "defences", None),
             position_key=getattr(module, "position_key", None),

@@ -275,7 +275,13 @@ class Level:
     also count as lost a way of ending the turn after which the opponent has a turn
     that nothing stops from winning at the next one, found within this many positions
     (0: off; ``hard`` 1,000, ``expert`` 20,000), asked at most ``danger_calls`` times per
-    decision checked (32; ``expert`` 128).  ``checks_share``: the share of a timed budget
+    decision checked (32; ``expert`` 128).  ``lasting_nodes``: where the game has the
+    ``lasting_threat`` hook (:attr:`Knowledge.lasting_threat
+    <tablier.ai.knowledge.Knowledge.lasting_threat>`: Voldétour's), where the
+    ``unstoppable`` question finds nothing the checks also ask it, each search this many
+    positions, at most :data:`LASTING_CALLS` times per decision checked, and count as lost
+    an ending after which the opponent has a threat no turn was found to answer (0: off;
+    ``expert`` 2,000).  ``checks_share``: the share of a timed budget
     kept for the safety checks after the search (None: :data:`CHECKS_SHARE`, or
     :data:`DEEP_CHECKS_SHARE` where they look deeper than ``solver_depth``);
     ``danger_share``: the same where the checks also ask the ``unstoppable`` question (a
@@ -299,6 +305,7 @@ class Level:
     threat_turn_nodes: int = 0
     unstoppable_nodes: int = 0
     danger_calls: int = 32
+    lasting_nodes: int = 0
     checks_share: float | None = None
     danger_share: float | None = None
     proof_depth: int = 0
@@ -370,6 +377,7 @@ LEVELS: dict[str, Level] = {
         proof_depth=5,
         threat_turn_nodes=2000,
         unstoppable_nodes=20_000,
+        lasting_nodes=2000,
         danger_calls=128,
         danger_share=0.5,
         config=MCTSConfig(repeat_draw=True, normalize=None),
@@ -569,7 +577,7 @@ class MCTSPlayer(Player):
                 share = level.checks_share
             elif (
                 level.danger_share is not None
-                and _danger(state, level.unstoppable_nodes) is not None
+                and _danger(state, level.unstoppable_nodes, level.lasting_nodes) is not None
             ):
                 share = level.danger_share
             seconds = search_seconds(seconds, checks > 0, level.rule_guard, start, cpu_start, share)
@@ -638,18 +646,44 @@ class MCTSPlayer(Player):
             level.solver_depth if depth > level.solver_depth else None,
             knowledge_for(state.game).defences,
             1 + checks,
-            _danger(state, level.unstoppable_nodes),
+            _danger(state, level.unstoppable_nodes, level.lasting_nodes),
             level.danger_calls,
         )
 
 
-def _danger(state: State[Any], nodes: int) -> Danger | None:
+#: The most times per decision a level's safety checks ask the ``lasting_threat`` hook.
+LASTING_CALLS = 32
+
+
+def _danger(state: State[Any], nodes: int, lasting_nodes: int = 0) -> Danger | None:
     """The game's ``unstoppable`` hook with ``nodes`` positions per question, for the
-    safety checks (:class:`~tablier.ai.tactics.TurnSafety`'s ``danger``), or None."""
-    hook = knowledge_for(state.game).unstoppable
+    safety checks (:class:`~tablier.ai.tactics.TurnSafety`'s ``danger``), or None; with
+    ``lasting_nodes``, where it finds nothing, the ``lasting_threat`` hook with that many
+    positions per search, its first :data:`LASTING_CALLS` times (the two within the time
+    given)."""
+    knowledge = knowledge_for(state.game)
+    hook = knowledge.unstoppable
     if hook is None or nodes <= 0:
         return None
-    return lambda s, seconds, stop: hook(s, nodes, seconds, stop)
+    lasting = knowledge.lasting_threat
+    if lasting is None or lasting_nodes <= 0:
+        return lambda s, seconds, stop: hook(s, nodes, seconds, stop)
+    asked = [0]
+
+    def danger(
+        s: State[Any], seconds: float | None, stop: Callable[[], bool] | None
+    ) -> Sequence[Move] | None:
+        start = time.process_time()
+        line = hook(s, nodes, seconds, stop)
+        if line or asked[0] >= LASTING_CALLS or (stop is not None and stop()):
+            return line
+        left = None if seconds is None else seconds - (time.process_time() - start)
+        if left is not None and left <= 0:
+            return None
+        asked[0] += 1
+        return lasting(s, lasting_nodes, left, stop)
+
+    return danger
 
 
 def search_seconds(
@@ -1040,6 +1074,7 @@ def _parse_value(key: str, text: str, current: Any) -> Any:
             "threat_turn_nodes",
             "unstoppable_nodes",
             "danger_calls",
+            "lasting_nodes",
             "proof_depth",
             "proof_nodes",
             "rule_nodes",

@@ -624,6 +624,19 @@ def unstoppable(
     return unstoppable_turn(state, nodes, seconds, stop=stop).line
 
 
+def lasting_threat(
+    state: VState,
+    nodes: int,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Sequence[VMove] | None:
+    """A turn that threatens a win at the next one, for which no answer of the opponent's
+    was found, as its decisions, or None (see :func:`.turnwin.lasting`)."""
+    from .turnwin import lasting
+
+    return lasting(state, nodes, seconds, stop)
+
+
 #: The deepest question :func:`prove` takes: a Voldétour turn is two to four decisions, and
 #: the levels' checks ask three (their guarantee, docs/ai.md); deeper ones go to the
 #: generic solver, so ``expert`` looks three decisions deep here (with this search).

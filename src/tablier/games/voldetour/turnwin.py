@@ -52,6 +52,7 @@ from .ai import _distance, lord_distance, move_squares, path_distance, step_squa
 from .rules import VMove, VState, _orients
 
 __all__ = [
+    "LASTING_ENDS",
     "MAX_DECISIONS",
     "MAX_DISTANCE",
     "PROGRESS_MARGIN",
@@ -59,6 +60,7 @@ __all__ = [
     "THREAT_TRIES",
     "TurnWin",
     "forced_win",
+    "lasting",
     "search",
     "threat",
     "unstoppable",
@@ -72,6 +74,8 @@ MAX_DISTANCE = 6
 SLACK = 2
 #: The most endings of its turn :func:`threat` tries, nearest the enemy tower first.
 THREAT_TRIES = 12
+#: The most ends of the opponent's turn :func:`lasting` tries for an answer to a threat.
+LASTING_ENDS = 2000
 #: How much farther from the mover's tower the opponent's Lord must be (path distance) than
 #: the mover's Lord from the opponent's, the opponent's Lord taken as a wall, for
 #: :func:`threat` to answer a turn that brings the mover on where it finds no threat.
@@ -554,24 +558,15 @@ def threat(
     >>> [str(move) for move in threat(state, 2000)]
     ['B113', 'B113@d2:1x1x3', 'Ld4-d3-d2']
     """
-    me = state.to_move
-    if state.outcome is not None or lord_distance(state, me) > MAX_DISTANCE + 3:
-        return None
     deadline = None if seconds is None else time.process_time() + seconds
-    tower = state.game.pieceset.towers[1 - me]
-    corridor = _corridor(state, state.lords[me], tower)
 
     def over() -> bool:
         late = deadline is not None and time.process_time() > deadline
         return late or (stop is not None and stop())
 
-    endings: list[tuple[int, int, list[VMove], VState]] = []
-    for tried, (line, after) in enumerate(_endings(state, corridor), 1):
-        if after.outcome is None and lord_distance(after, me) <= MAX_DISTANCE:
-            endings.append((path_distance(after, me), len(endings), line, after))
-        if not tried & 63 and over():
-            return None
-    endings.sort(key=lambda ending: ending[:2])
+    endings = _ranked(state, over)
+    if endings is None:
+        return None
     for _cost, _order, line, after in endings[:THREAT_TRIES]:
         left = None if deadline is None else deadline - time.process_time()
         if over():
@@ -587,6 +582,212 @@ def threat(
     if not progress or (stop is not None and stop()):
         return None
     return _progress(state, endings, seconds, stop)
+
+
+def _ranked(
+    state: VState, over: Callable[[], bool]
+) -> list[tuple[int, int, list[VMove], VState]] | None:
+    """The ends of the mover's turn :func:`threat` and :func:`lasting` try (:func:`_endings`,
+    those that leave the Lord at most :data:`MAX_DISTANCE` squares from the enemy tower),
+    nearest it first: ``(path distance, order made, decisions, position)``; none when the
+    Lord stands too far for a threat, None once ``over`` (asked every 64 ends) answers True."""
+    me = state.to_move
+    if state.outcome is not None or lord_distance(state, me) > MAX_DISTANCE + 3:
+        return []
+    tower = state.game.pieceset.towers[1 - me]
+    corridor = _corridor(state, state.lords[me], tower)
+    endings: list[tuple[int, int, list[VMove], VState]] = []
+    for tried, (line, after) in enumerate(_endings(state, corridor), 1):
+        if after.outcome is None and lord_distance(after, me) <= MAX_DISTANCE:
+            endings.append((path_distance(after, me), len(endings), line, after))
+        if not tried & 63 and over():
+            return None
+    endings.sort(key=lambda ending: ending[:2])
+    return endings
+
+
+def lasting(
+    state: VState,
+    nodes: int,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> list[VMove] | None:
+    """A turn that threatens a win at the next one and that no turn of the opponent's
+    was found to answer: the mover's decisions to the end of that turn, or None.
+
+    The turns tried are :func:`threat`'s (one piece moved onto the corridor, then the
+    Lord's move or the end; the :data:`THREAT_TRIES` nearest the enemy tower), each a
+    threat when :func:`search` finds the mover, were it to play again, a winning turn,
+    and the opponent, to move there, none.  Then :func:`_answered` looks for the
+    opponent's answer among its turns that touch the squares of the winning lines; a
+    threat none of them answers is the answer here.  A threat the opponent does answer
+    is not, nor one whose answers were not all tried within ``seconds`` of CPU time
+    (``None``: no limit) or before ``stop`` answers True: then the answer is None.
+    ``nodes`` positions for each winning-turn search.
+
+    This is the look past :func:`unstoppable` that the safety checks of ``expert`` ask
+    (docs/ai.md, "Lasting threats"): a block put on a low square between a Lord at the
+    tower's height and the tower, a piece left in reserve to raise it next turn, is no
+    Lord beside the tower nor a fork, and yet often no turn stops it.  Found, not proved:
+    the opponent's turns that touch none of the squares cannot break the lines found,
+    but turns that move two pieces onto them are tried only as far as :data:`LASTING_ENDS`
+    ends go.
+
+    White's Lord stands on a block three high on d2, beside Black's tower (b2) but for
+    c2 between them, on the ground; a 1×1×2 block put on c2 now, the 1×1×1 left in
+    reserve raises it to the tower's height next turn, and Black's Lord, far away, has
+    nothing to put on c2 that stops both the block and the stair's way:
+
+    >>> from tablier.games import get
+    >>> game = get("voldetour")
+    >>> state = game.position(
+    ...     black=["B111@c3:1x1x1", "B113@h5:1x1x3", "B123@h6:1x2x3", "S@a1:n", "S@c1:s",
+    ...            "S@f4:w"],
+    ...     white=["B113@d2:1x1x3", "B123@d3:2x1x3"], lords=("h7", "d2"), turn=18)
+    >>> forced_win(state, 2000) is None and unstoppable(state, 2000).line is None
+    True
+    >>> [str(move) for move in lasting(state, 2000)]
+    ['B112', 'B112@c2:1x1x2', 'end']
+    """
+    deadline = None if seconds is None else time.process_time() + seconds
+
+    def over() -> bool:
+        late = deadline is not None and time.process_time() > deadline
+        return late or (stop is not None and stop())
+
+    endings = _ranked(state, over)
+    if endings is None:
+        return None
+    for _cost, _order, line, after in endings[:THREAT_TRIES]:
+        if over():
+            return None
+        left = None if deadline is None else deadline - time.process_time()
+        win = search(_again(after), nodes, left, stop)
+        if win.line is None:
+            continue
+        # the opponent's own win first (one not found within its positions counts as none,
+        # as in threat(); one cut short by the time proves nothing)
+        if search(after, nodes, left, stop).line is not None:
+            continue
+        if over():
+            return None
+        answered = _answered(after, win.line, nodes, deadline, stop)
+        if answered is None:
+            return None
+        if not answered:
+            return line
+    return None
+
+
+def _zone(state: VState, line: list[VMove]) -> int:
+    """The squares (a bitboard) ``line`` takes from, puts on, walks on or over from ``state``
+    (:func:`~tablier.games.voldetour.ai.move_squares`)."""
+    zone = 0
+    for move in line:
+        zone |= move_squares(state, move, walk=True)
+        state = state.apply_unchecked(move)
+    return zone
+
+
+def _still_wins(state: VState, line: list[VMove], player: int) -> bool:
+    """Whether ``line`` is still ``player``'s winning turn from ``state``."""
+    for move in line:
+        if state.outcome is not None or state.to_move != player or move not in state.legal_moves():
+            return False
+        state = state.apply_unchecked(move)
+    return state.outcome is not None and state.outcome.winner == player
+
+
+def _answered(
+    threat: VState,
+    line: list[VMove],
+    nodes: int,
+    deadline: float | None,
+    stop: Callable[[], bool] | None,
+) -> bool | None:
+    """Whether the player to move at ``threat`` has a turn after which the opponent's
+    winning ``line`` (played were it the opponent's turn), and any other winning turn
+    found, no longer wins: True once one is found, False when none of those tried is one,
+    None past :data:`LASTING_ENDS` ends, ``deadline`` (CPU time) or ``stop``.
+
+    A turn can break a line only where it touches the line's squares (``zone``): a
+    piece taken from one or put on one, the Lord standing on one (as
+    :func:`~tablier.games.voldetour.ai.defences` says).  So at each decision the turn
+    is ended, the puts and Lord's moves on the zone are tried (where the turn cannot end
+    yet, one other decision too: a piece lifted from the zone is put elsewhere once),
+    then the takes; each end (a position reached twice counted once) where no line found
+    so far still wins is searched for a new one (:func:`search`, ``nodes`` positions), whose
+    squares join the zone, and an end without one found answers the threat (a win not
+    found within the positions counts as none, as in :func:`threat`; one cut short by the
+    time, None).
+    """
+    me = threat.to_move
+    attacker = 1 - me
+    ps = threat.game.pieceset
+    orients = _orients(ps)
+    lines = [line]
+    zone = _zone(_again(threat), line)
+    seen: set[VState] = set()
+    ends = 0
+
+    def on_zone(state: VState, move: VMove) -> bool:
+        if move[0] == "L":
+            return bool(zone >> move[1][-1] & 1)
+        return bool(move_squares(state, move) & zone)
+
+    def lifted(hand: tuple[Any, ...] | None) -> bool:
+        if hand is None or hand[-1] is None:
+            return False
+        if hand[0] == "S":
+            return bool(zone >> hand[1][0] & 1)
+        oid, anchor, _level = hand[2]
+        return bool(orients[oid].base << anchor & zone)
+
+    def turn(state: VState) -> bool | None:
+        nonlocal ends, zone
+        moves = state.legal_moves()
+        # the turn ended first, then what touches the zone, then the takes (what to put)
+        ends_now = [m for m in moves if m[0] == "E"]
+        tried = ends_now + [m for m in moves if m[0] != "T" and on_zone(state, m)]
+        if not ends_now:
+            # the turn must go on: one way on that touches nothing (a Lord's move, a put)
+            rest = [m for m in moves if m[0] != "T" and m not in tried]
+            if state.hand is not None and not lifted(state.hand):
+                rest = [m for m in rest if m[0] != "P"]
+            tried += rest[:1]
+        tried += [m for m in moves if m[0] == "T"]
+        for move in tried:
+            after = state.apply_unchecked(move)
+            if after in seen:
+                continue
+            seen.add(after)
+            if after.outcome is not None:
+                if after.outcome.winner == me:
+                    return True
+                continue
+            if after.to_move == me:
+                found = turn(after)
+                if found is not False:
+                    return found
+                continue
+            ends += 1
+            if ends > LASTING_ENDS or (deadline is not None and time.process_time() > deadline):
+                return None
+            if stop is not None and stop():
+                return None
+            if any(_still_wins(after, known, attacker) for known in lines):
+                continue
+            left = None if deadline is None else deadline - time.process_time()
+            win = search(after, nodes, left, stop)
+            if win.line is None:
+                # a win not found within its positions counts as none; the time proves nothing
+                late = deadline is not None and time.process_time() > deadline
+                return None if late or (stop is not None and stop()) else True
+            lines.append(win.line)
+            zone |= _zone(after, win.line)
+        return False
+
+    return turn(threat)
 
 
 def _progress(
