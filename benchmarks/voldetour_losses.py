@@ -45,6 +45,15 @@ safety check had called safe.  Millions of ends on the default board, minutes ea
         --danger-nodes 20000 --every-end 900 --judge-nodes 50000 --limit 3 \
         benchmarks/records/2026-12-01-voldetour-expert-hard-stopped.jsonl
 
+With ``--lasting NODES`` the script does something else: in every game the player played,
+won or lost, it asks the ``lasting_threat`` question (:func:`turnwin.lasting`, the look
+``expert``'s checks take since 2026-12-02) of the opponent after each of the player's turns
+but its last, and counts the turns after which it answers (the opponent has a threat that
+none of the player's turns tried answers), in the games lost and in the games won::
+
+    .venv/bin/python benchmarks/voldetour_losses.py --player expert --lasting 2000 \
+        benchmarks/records/2026-12-01-voldetour-expert-hard-stopped.jsonl
+
 A file that cannot be read, or a lost game that cannot be replayed, stops the script with
 one line naming it (exit 2), as ``voldetour_stalls.py --summary`` does.
 """
@@ -90,16 +99,22 @@ def lost_games(path: str, player: str) -> Iterator[tuple[dict[str, Any], int]]:
     """The games of the record file ``path`` that ``player`` (a spec's name) lost at the
     tower, each with the loser's side; :class:`_Unreadable` naming the file or the game
     that cannot be read or replayed (each game is replayed once here)."""
+    for record, side in played_games(path, player):
+        winner = record.get("winner")
+        if record.get("reason") != "move-limit" and winner is not None and winner != side:
+            yield record, side
+
+
+def played_games(path: str, player: str) -> Iterator[tuple[dict[str, Any], int]]:
+    """Every game of the record file ``path`` that ``player`` (a spec's name) played, each
+    with its side; :class:`_Unreadable` as :func:`lost_games`."""
     for record in read_records(path):
         index = record.get("index") if isinstance(record, dict) else None
         try:
             names = [spec.split(":")[0] for spec in (record["first"], record["second"])]
-            if player not in names or record.get("reason") == "move-limit":
+            if player not in names:
                 continue
             side = names.index(player)
-            winner = record.get("winner")
-            if winner is None or winner == side:
-                continue
             turns(record, side)
             if not {"index", "plies"} <= record.keys():
                 raise KeyError("index or plies")
@@ -208,6 +223,50 @@ def every_end(state: VState, judge_nodes: int, seconds: float | None = None) -> 
     return Ends(ends, held, True, time.process_time() - start)
 
 
+#: The CPU seconds each question of ``--lasting`` may take.
+LASTING_SECONDS = 3.0
+
+
+def lasting_survey(path: str, player: str, nodes: int) -> int:
+    """Ask the ``lasting_threat`` question (:func:`turnwin.lasting`, ``nodes`` positions a
+    search, :data:`LASTING_SECONDS` each) of the opponent after each turn ``player`` played
+    but its last, in every game of ``path`` it played: a line for each answer, then the
+    totals (turns asked and answered, games lost and won with an answer, CPU time)."""
+    asked = answered = 0
+    hit: dict[bool, set[int]] = {True: set(), False: set()}
+    games: Counter[bool] = Counter()
+    times: list[float] = []
+    for record, side in played_games(path, player):
+        won = record.get("winner") == side
+        games[won] += 1
+        played = turns(record, side)
+        for k, turn in enumerate(played[:-1], 1):
+            last, text = turn[-1]
+            end = last.apply(last.game.parse_move(last, text))
+            start = time.process_time()
+            line = turnwin.lasting(end, nodes, LASTING_SECONDS)
+            times.append(time.process_time() - start)
+            asked += 1
+            if line is not None:
+                answered += 1
+                hit[won].add(record["index"])
+                print(
+                    f"game {record['index']} ({'won' if won else 'lost'}), after turn {k} of"
+                    f" {len(played)}: " + " ".join(str(move) for move in line)
+                )
+    times.sort()
+    print(
+        f"{answered} answers after {asked} turns of {player}'s; in {len(hit[False])} of the"
+        f" {games[False]} games it did not win and {len(hit[True])} of the {games[True]} it won"
+    )
+    if times:
+        print(
+            f"CPU per question median {statistics.median(times):.2f} s, 90th percentile"
+            f" {times[int(0.9 * len(times))]:.2f} s, longest {times[-1]:.2f} s"
+        )
+    return 0
+
+
 def replay(state: VState, spec: str, seed: int, judge_nodes: int) -> tuple[bool, float, float]:
     """Play the turn starting at ``state`` with the player ``spec`` (its real time budget):
     whether the opponent then has a winning turn (:func:`turnwin.search` within
@@ -277,7 +336,24 @@ def main(argv: list[str] | None = None) -> int:
         help="at each last turn start, ask every way of ending the turn (at most SECONDS of"
         " CPU time; --judge-nodes positions each)",
     )
+    parser.add_argument(
+        "--lasting",
+        type=int,
+        default=None,
+        metavar="NODES",
+        help="instead: ask the lasting_threat question after each of the player's turns but"
+        " its last, in every game it played (NODES positions a search)",
+    )
     args = parser.parse_args(argv)
+    if args.lasting is not None:
+        try:
+            for path in args.files:
+                print(path)
+                lasting_survey(path, args.player, args.lasting)
+        except _Unreadable as error:
+            print(f"error: cannot read the records in {error}", file=sys.stderr)
+            return 2
+        return 0
     positions: list[tuple[str, VState]] = []
     last_defence: Counter[str] = Counter()
     lengths: Counter[int] = Counter()

@@ -303,6 +303,30 @@ def test_voldetour_losses_asks_every_end_of_the_last_turns(tmp_path):
     assert "game 8: " in refused.stderr and "'z9'" in refused.stderr
 
 
+def test_voldetour_losses_counts_the_lasting_threats(tmp_path):
+    """Games 0 (won by `expert`) and 4 (lost) of the match of 2026-12-01: the lasting-threat
+    question answers after `expert`'s last turn but one of game 4, with the block `hard`
+    then put on c2, and a turn before (the 1x2x2 there), never in game 0."""
+    source = BENCH / "records" / "2026-12-01-voldetour-expert-hard-stopped.jsonl"
+    kept = [line for line in source.read_text().splitlines() if json.loads(line)["index"] in (0, 4)]
+    path = tmp_path / "two.jsonl"
+    path.write_text("\n".join(kept) + "\n")
+    out = run("voldetour_losses.py", "--player", "expert", "--lasting", "2000", str(path))
+    assert "game 4 (lost), after turn 9 of 10: B112 B112@c2:1x1x2 end" in out
+    assert "game 4 (lost), after turn 8 of 10: B122 B122@c2:1x2x2 end" in out
+    assert "game 0 " not in out
+    assert "2 answers after " in out
+    assert "in 1 of the 1 games it did not win and 0 of the 1 it won" in out
+    (tmp_path / "bad.jsonl").write_text("not json\n")
+    refused = subprocess.run(
+        [sys.executable, str(BENCH / "voldetour_losses.py"), "--player", "expert",
+         "--lasting", "2000", str(tmp_path / "bad.jsonl")],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+
+
 def test_voldetour_turns_lists_every_one_action_turn_and_the_search(tmp_path):
     turns = _module("voldetour_turns")
     game = get("voldetour", pieces="mini")
