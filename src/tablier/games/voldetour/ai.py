@@ -515,12 +515,18 @@ def defences(
     >>> defences(now, puts, threat, line)
     [True, False]
     """
-    zone = 0
-    s = threat
-    for move in line:
-        zone |= move_squares(s, move, walk=True)
-        s = s.apply_unchecked(move)
+    zone = line_squares(threat, line)
     return [bool(move_squares(state, move) & zone) for move in moves]
+
+
+def line_squares(state: VState, line: Sequence[VMove]) -> int:
+    """The squares (a bitboard) ``line``, played from ``state``, takes from, puts on, or
+    walks on or over (:func:`move_squares` with ``walk``): where a turn may break it."""
+    zone = 0
+    for move in line:
+        zone |= move_squares(state, move, walk=True)
+        state = state.apply_unchecked(move)
+    return zone
 
 
 def step_squares(grid: BitGrid, a: int, b: int) -> int:

@@ -48,7 +48,14 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ...core.geometry import bits
-from .ai import _distance, lord_distance, move_squares, path_distance, step_squares
+from .ai import (
+    _distance,
+    line_squares,
+    lord_distance,
+    move_squares,
+    path_distance,
+    step_squares,
+)
 from .rules import VMove, VState, _orients
 
 __all__ = [
@@ -558,12 +565,7 @@ def threat(
     >>> [str(move) for move in threat(state, 2000)]
     ['B113', 'B113@d2:1x1x3', 'Ld4-d3-d2']
     """
-    deadline = None if seconds is None else time.process_time() + seconds
-
-    def over() -> bool:
-        late = deadline is not None and time.process_time() > deadline
-        return late or (stop is not None and stop())
-
+    deadline, over = _clock(seconds, stop)
     endings = _ranked(state, over)
     if endings is None:
         return None
@@ -582,6 +584,20 @@ def threat(
     if not progress or (stop is not None and stop()):
         return None
     return _progress(state, endings, seconds, stop)
+
+
+def _clock(
+    seconds: float | None, stop: Callable[[], bool] | None
+) -> tuple[float | None, Callable[[], bool]]:
+    """The CPU-time deadline ``seconds`` from now (None: none) and a question that answers
+    True once it has passed or ``stop`` (if any) answers True."""
+    deadline = None if seconds is None else time.process_time() + seconds
+
+    def over() -> bool:
+        late = deadline is not None and time.process_time() > deadline
+        return late or (stop is not None and stop())
+
+    return deadline, over
 
 
 def _ranked(
@@ -649,12 +665,7 @@ def lasting(
     >>> [str(move) for move in lasting(state, 2000)]
     ['B112', 'B112@c2:1x1x2', 'end']
     """
-    deadline = None if seconds is None else time.process_time() + seconds
-
-    def over() -> bool:
-        late = deadline is not None and time.process_time() > deadline
-        return late or (stop is not None and stop())
-
+    deadline, over = _clock(seconds, stop)
     endings = _ranked(state, over)
     if endings is None:
         return None
@@ -677,16 +688,6 @@ def lasting(
         if not answered:
             return line
     return None
-
-
-def _zone(state: VState, line: list[VMove]) -> int:
-    """The squares (a bitboard) ``line`` takes from, puts on, walks on or over from ``state``
-    (:func:`~tablier.games.voldetour.ai.move_squares`)."""
-    zone = 0
-    for move in line:
-        zone |= move_squares(state, move, walk=True)
-        state = state.apply_unchecked(move)
-    return zone
 
 
 def _still_wins(state: VState, line: list[VMove], player: int) -> bool:
@@ -726,7 +727,7 @@ def _answered(
     ps = threat.game.pieceset
     orients = _orients(ps)
     lines = [line]
-    zone = _zone(_again(threat), line)
+    zone = line_squares(_again(threat), line)
     seen: set[VState] = set()
     ends = 0
 
@@ -784,7 +785,7 @@ def _answered(
                 late = deadline is not None and time.process_time() > deadline
                 return None if late or (stop is not None and stop()) else True
             lines.append(win.line)
-            zone |= _zone(after, win.line)
+            zone |= line_squares(after, win.line)
         return False
 
     return turn(threat)
