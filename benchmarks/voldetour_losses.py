@@ -54,6 +54,18 @@ none of the player's turns tried answers), in the games lost and in the games wo
     .venv/bin/python benchmarks/voldetour_losses.py --player expert --lasting 2000 \
         benchmarks/records/2026-12-01-voldetour-expert-hard-stopped.jsonl
 
+With ``--sample-ends N`` it does something else again: at the start of the loser's turn
+before last in each lost game (``--games``, ``--first``, ``--limit``), it draws N of the
+distinct ways that turn could end (``--seed``) and asks each whether the winner then wins at
+once (``--judge-nodes`` positions) or, if not, has a lasting threat (``--lasting`` positions,
+2,000 by default): where every end drawn answers one of the two, the loser's turn before
+last had no defence either, and the game was very likely lost a turn earlier still (a
+sample, not a proof)::
+
+    .venv/bin/python benchmarks/voldetour_losses.py --player expert --sample-ends 200 \\
+        --judge-nodes 1000 --seed 1 --games 6,10,13 \\
+        benchmarks/records/2026-12-02-voldetour-expert-hard-lasting.jsonl
+
 A file that cannot be read, or a lost game that cannot be replayed, stops the script with
 one line naming it (exit 2), as ``voldetour_stalls.py --summary`` does.
 """
@@ -61,6 +73,7 @@ one line naming it (exit 2), as ``voldetour_stalls.py --summary`` does.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
@@ -188,24 +201,13 @@ class Ends(NamedTuple):
     seconds: float
 
 
-def every_end(state: VState, judge_nodes: int, seconds: float | None = None) -> Ends:
-    """Every way the mover can end its turn from ``state`` (each sequence of its decisions,
-    positions reached twice counted once), each asked whether the opponent then has a
-    winning turn (:func:`turnwin.search` within ``judge_nodes`` positions).
-
-    A win found is a proof, so ``complete`` with ``held == 0`` proves ``state`` lost: every
-    turn leaves the opponent a winning turn, and the game was lost before this turn.  A win
-    not found within the positions counts as held, which can only make that claim rarer.
-    At most ``seconds`` of CPU time (``None``: no limit).
-    """
+def distinct_ends(state: VState) -> Iterator[VState]:
+    """Every position the mover can end its turn in from ``state`` (games won included),
+    each once: positions reached twice within the turn are followed once."""
     me = state.to_move
-    start = time.process_time()
     seen: set[VState] = set()
-    ends = held = 0
     stack = [state]
     while stack:
-        if seconds is not None and time.process_time() - start > seconds:
-            return Ends(ends, held, False, time.process_time() - start)
         here = stack.pop()
         for move in here.legal_moves():
             after = here.apply_unchecked(move)
@@ -214,13 +216,70 @@ def every_end(state: VState, judge_nodes: int, seconds: float | None = None) -> 
             seen.add(after)
             if after.outcome is None and after.to_move == me:
                 stack.append(after)
-                continue
-            ends += 1
-            if after.outcome is not None:
-                held += after.outcome.winner == me
-            elif turnwin.search(after, judge_nodes).line is None:
-                held += 1
+            else:
+                yield after
+
+
+def every_end(state: VState, judge_nodes: int, seconds: float | None = None) -> Ends:
+    """Every way the mover can end its turn from ``state`` (:func:`distinct_ends`), each
+    asked whether the opponent then has a winning turn (:func:`turnwin.search` within
+    ``judge_nodes`` positions).
+
+    A win found is a proof, so ``complete`` with ``held == 0`` proves ``state`` lost: every
+    turn leaves the opponent a winning turn, and the game was lost before this turn.  A win
+    not found within the positions counts as held, which can only make that claim rarer.
+    At most ``seconds`` of CPU time (``None``: no limit).
+    """
+    me = state.to_move
+    start = time.process_time()
+    ends = held = 0
+    for after in distinct_ends(state):
+        if seconds is not None and time.process_time() - start > seconds:
+            return Ends(ends, held, False, time.process_time() - start)
+        ends += 1
+        if after.outcome is not None:
+            held += after.outcome.winner == me
+        elif turnwin.search(after, judge_nodes).line is None:
+            held += 1
     return Ends(ends, held, True, time.process_time() - start)
+
+
+class Sampled(NamedTuple):
+    """What :func:`sample_ends` found: the turn's distinct ``ends``, how many were
+    ``sampled``, of those how many the mover ``won``, after how many the opponent wins
+    ``at_once`` (a winning turn found) or has a ``lasting`` threat, and the CPU seconds."""
+
+    ends: int
+    sampled: int
+    won: int
+    at_once: int
+    lasting: int
+    seconds: float
+
+
+def sample_ends(
+    state: VState, count: int, seed: int, judge_nodes: int, lasting_nodes: int
+) -> Sampled:
+    """``count`` of the distinct ends of the mover's turn from ``state``, drawn at random
+    (``seed``), each asked whether the opponent then has a winning turn (``judge_nodes``
+    positions) and, where not, the ``lasting_threat`` question (``lasting_nodes`` positions
+    a search, :data:`LASTING_SECONDS`): where every end drawn answers one of the two, the
+    turn start was very likely lost already, a turn earlier than the lasting question looks.
+    A sample, not a proof (:func:`every_end` proves, for the winning turns only)."""
+    start = time.process_time()
+    ends = list(distinct_ends(state))
+    drawn = random.Random(seed).sample(ends, min(count, len(ends)))
+    me = state.to_move
+    won = at_once = lasting = 0
+    for end in drawn:
+        if end.outcome is not None:
+            won += end.outcome.winner == me
+            at_once += end.outcome.winner != me
+        elif turnwin.search(end, judge_nodes).line is not None:
+            at_once += 1
+        elif turnwin.lasting(end, lasting_nodes, LASTING_SECONDS) is not None:
+            lasting += 1
+    return Sampled(len(ends), len(drawn), won, at_once, lasting, time.process_time() - start)
 
 
 #: The CPU seconds each question of ``--lasting`` may take.
@@ -303,6 +362,50 @@ def _replays(args: argparse.Namespace, positions: list[tuple[str, VState]]) -> N
         )
 
 
+def _indices(text: str) -> str:
+    """``--games``: indices separated by commas, checked (argparse reports the fault)."""
+    if not all(part.strip().isdigit() for part in text.split(",")):
+        raise argparse.ArgumentTypeError(f"not game indices separated by commas: {text!r}")
+    return text
+
+
+def _sample_survey(args: argparse.Namespace) -> int:
+    """``--sample-ends``: :func:`sample_ends` at the loser's turn start before last in each
+    lost game chosen (``--games``, ``--first``, ``--limit``), a line each, then the
+    totals."""
+    try:
+        losses = [(path, *game) for path in args.files for game in lost_games(path, args.player)]
+    except _Unreadable as error:
+        print(f"error: cannot read the records in {error}", file=sys.stderr)
+        return 2
+    if args.games:
+        wanted = {int(index) for index in args.games.split(",")}
+        losses = [loss for loss in losses if loss[1]["index"] in wanted]
+    chosen = losses[args.first :][: args.limit or None]
+    lost_before = asked = 0
+    for _path, record, side in chosen:
+        played = turns(record, side)
+        if len(played) < 2:
+            continue
+        found = sample_ends(
+            played[-2][0][0], args.sample_ends, args.seed, args.judge_nodes, args.lasting or 2000
+        )
+        asked += 1
+        neither = found.sampled - found.won - found.at_once - found.lasting
+        lost_before += found.sampled > 0 and neither == 0
+        print(
+            f"game {record['index']}: the turn before last has {found.ends} ends; of"
+            f" {found.sampled} drawn, {found.won} win, {found.at_once} lose at once,"
+            f" {found.lasting} leave a lasting threat, {neither} neither"
+            f" ({found.seconds:.0f} s)"
+        )
+    print(
+        f"{asked} games lost by {args.player}: at the turn start before last, every end drawn"
+        f" loses at once or leaves a lasting threat in {lost_before}"
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="+", metavar="FILE")
@@ -344,7 +447,24 @@ def main(argv: list[str] | None = None) -> int:
         help="instead: ask the lasting_threat question after each of the player's turns but"
         " its last, in every game it played (NODES positions a search)",
     )
+    parser.add_argument(
+        "--sample-ends",
+        type=int,
+        default=None,
+        metavar="N",
+        help="instead: at the loser's turn start before last, draw N of its ends and ask each"
+        " (--judge-nodes, --lasting NODES or 2000, --seed)",
+    )
+    parser.add_argument(
+        "--games",
+        type=_indices,
+        default=None,
+        metavar="I,J,...",
+        help="for --sample-ends: only the lost games with these indices",
+    )
     args = parser.parse_args(argv)
+    if args.sample_ends is not None:
+        return _sample_survey(args)
     if args.lasting is not None:
         try:
             for path in args.files:

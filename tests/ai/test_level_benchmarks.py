@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -237,14 +238,9 @@ def test_voldetour_losses_sees_the_five_decision_win_only_with_the_larger_budget
     assert "hard:iterations=10,seconds=none: the opponent wins at once after" in out
 
 
-def test_voldetour_losses_asks_every_end_of_the_last_turns(tmp_path):
-    """A mini-board game between two `greedy` players (seed 2, won at the tower): every end
-    of the loser's last two turns counted as the finishes benchmark enumerates them, one
-    sequence of decisions at a time, and each asked for the winner's winning turn."""
-    from tablier.games.voldetour import turnwin
-
-    losses = _module("voldetour_losses")
-    finishes = _module("voldetour_finishes")
+def _greedy_mini_loss() -> tuple[dict[str, Any], int]:
+    """A mini-board game between two `greedy` players (seed 2), won at the tower, as a
+    record whose loser is named `random`, and the loser's side."""
     stalls = _module("voldetour_stalls")
     game = get("voldetour", pieces="mini")
     played = stalls.play_on(game.initial_state(), "greedy", "greedy", seed=2, max_plies=400)
@@ -257,7 +253,18 @@ def test_voldetour_losses_asks_every_end_of_the_last_turns(tmp_path):
     record = {"index": 8, "game": game.spec, "first": names[0], "second": names[1]}
     record |= {"moves": played["moves"], "plies": played["plies"], "reason": "tower"}
     record["winner"] = winner
-    loser = 1 - winner
+    return record, 1 - winner
+
+
+def test_voldetour_losses_asks_every_end_of_the_last_turns(tmp_path):
+    """A mini-board game between two `greedy` players (seed 2, won at the tower): every end
+    of the loser's last two turns counted as the finishes benchmark enumerates them, one
+    sequence of decisions at a time, and each asked for the winner's winning turn."""
+    from tablier.games.voldetour import turnwin
+
+    losses = _module("voldetour_losses")
+    finishes = _module("voldetour_finishes")
+    record, loser = _greedy_mini_loss()
     figures = []
     for back in (1, 2):
         start = losses.turns(record, loser)[-back][0][0]
@@ -301,6 +308,68 @@ def test_voldetour_losses_asks_every_end_of_the_last_turns(tmp_path):
         assert refused.stderr.startswith(f"error: cannot read the records in {tmp_path / bad}")
         assert refused.stderr.count("\n") == 1
     assert "game 8: " in refused.stderr and "'z9'" in refused.stderr
+
+
+def test_voldetour_losses_samples_the_ends_of_the_turn_before_last(tmp_path):
+    """The mini-board game above: drawing more ends than the loser's turn before last has
+    draws each once (the finishes benchmark's enumeration, one sequence at a time, finds
+    the same positions), and each is sorted as asking it directly sorts it; a smaller
+    draw is a subset, the same for a seed."""
+    from tablier.games.voldetour import turnwin
+
+    losses = _module("voldetour_losses")
+    finishes = _module("voldetour_finishes")
+    record, loser = _greedy_mini_loss()
+    start = losses.turns(record, loser)[-2][0][0]
+    ends = set(finishes.turn_ends(start, None))
+    assert set(losses.distinct_ends(start)) == ends
+    assert len(list(losses.distinct_ends(start))) == len(ends)
+    at_once = lasting = won = 0
+    for end in ends:
+        if end.outcome is not None:
+            won += end.outcome.winner == loser
+            at_once += end.outcome.winner != loser
+        elif turnwin.search(end, 1000).line is not None:
+            at_once += 1
+        elif turnwin.lasting(end, 200, None) is not None:
+            lasting += 1
+    whole = losses.sample_ends(start, len(ends) + 5, 1, 1000, 200)
+    assert (whole.ends, whole.sampled) == (len(ends), len(ends))
+    assert (whole.won, whole.at_once, whole.lasting) == (won, at_once, lasting)
+    part = losses.sample_ends(start, 3, 7, 1000, 200)
+    assert part.sampled == 3 and part.won + part.at_once + part.lasting <= 3
+    assert part == losses.sample_ends(start, 3, 7, 1000, 200)._replace(seconds=part.seconds)
+
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    out = run(
+        "voldetour_losses.py", "--player", "random", "--sample-ends", "3", "--seed", "7",
+        "--judge-nodes", "1000", "--lasting", "200", str(path),
+    )  # fmt: skip
+    neither = 3 - part.won - part.at_once - part.lasting
+    assert (
+        f"game 8: the turn before last has {len(ends)} ends; of 3 drawn, {part.won} win,"
+        f" {part.at_once} lose at once, {part.lasting} leave a lasting threat, {neither} neither"
+    ) in out
+    assert "1 games lost by random: at the turn start before last, every end drawn" in out
+    other = run("voldetour_losses.py", "--player", "random", "--sample-ends", "3", "--games",
+                "9,10", str(path))  # fmt: skip
+    assert "game 8" not in other and "0 games lost by random" in other
+    wrong = subprocess.run(
+        [sys.executable, str(BENCH / "voldetour_losses.py"), "--player", "random",
+         "--sample-ends", "3", "--games", "8,x", str(path)],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert wrong.returncode == 2 and "not game indices separated by commas: '8,x'" in wrong.stderr
+    (tmp_path / "bad.jsonl").write_text("not json\n")
+    refused = subprocess.run(
+        [sys.executable, str(BENCH / "voldetour_losses.py"), "--player", "random",
+         "--sample-ends", "3", str(tmp_path / "bad.jsonl")],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
 
 
 def test_voldetour_losses_counts_the_lasting_threats(tmp_path):
