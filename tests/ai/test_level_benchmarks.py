@@ -47,14 +47,26 @@ def mini():
 
 
 def run(script: str, *args: str) -> str:
-    done = subprocess.run(
+    done = run_script(script, *args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def assert_refuses_bad_json(tmp_path: Path, script: str, *args: str) -> None:
+    """``script`` given ``args`` and a record file that is not JSON: exit 2, one line."""
+    (tmp_path / "bad.jsonl").write_text("not json\n")
+    done = run_script(script, *args, str(tmp_path / "bad.jsonl"))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+
+
+def run_script(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The benchmark ``script`` run with ``args``, whatever its exit status."""
+    return subprocess.run(
         [sys.executable, str(BENCH / script), *args],
         capture_output=True,
         text=True,
         timeout=240,
     )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def test_beginner_is_a_player_spec(beginner, mini):
@@ -298,16 +310,11 @@ def test_voldetour_losses_asks_every_end_of_the_last_turns(tmp_path):
     broken = record | {"moves": [*record["moves"][:-1], "Lz9"]}
     (tmp_path / "broken.jsonl").write_text(json.dumps(broken) + "\n")
     for bad in ("missing.jsonl", "bad.jsonl", "broken.jsonl"):
-        refused = subprocess.run(
-            [sys.executable, str(BENCH / "voldetour_losses.py"), "--player", "random",
-             str(tmp_path / bad)],
-            capture_output=True,
-            text=True,
-        )  # fmt: skip
-        assert refused.returncode == 2, refused.stderr
-        assert refused.stderr.startswith(f"error: cannot read the records in {tmp_path / bad}")
-        assert refused.stderr.count("\n") == 1
-    assert "game 8: " in refused.stderr and "'z9'" in refused.stderr
+        done = run_script("voldetour_losses.py", "--player", "random", str(tmp_path / bad))
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith(f"error: cannot read the records in {tmp_path / bad}")
+        assert done.stderr.count("\n") == 1
+    assert "game 8: " in done.stderr and "'z9'" in done.stderr
 
 
 def test_voldetour_losses_samples_the_ends_of_the_turn_before_last(tmp_path):
@@ -355,21 +362,14 @@ def test_voldetour_losses_samples_the_ends_of_the_turn_before_last(tmp_path):
     other = run("voldetour_losses.py", "--player", "random", "--sample-ends", "3", "--games",
                 "9,10", str(path))  # fmt: skip
     assert "game 8" not in other and "0 games lost by random" in other
-    wrong = subprocess.run(
-        [sys.executable, str(BENCH / "voldetour_losses.py"), "--player", "random",
-         "--sample-ends", "3", "--games", "8,x", str(path)],
-        capture_output=True,
-        text=True,
+    wrong = run_script(
+        "voldetour_losses.py", "--player", "random", "--sample-ends", "3", "--games", "8,x",
+        str(path),
     )  # fmt: skip
     assert wrong.returncode == 2 and "not game indices separated by commas: '8,x'" in wrong.stderr
-    (tmp_path / "bad.jsonl").write_text("not json\n")
-    refused = subprocess.run(
-        [sys.executable, str(BENCH / "voldetour_losses.py"), "--player", "random",
-         "--sample-ends", "3", str(tmp_path / "bad.jsonl")],
-        capture_output=True,
-        text=True,
-    )  # fmt: skip
-    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert_refuses_bad_json(
+        tmp_path, "voldetour_losses.py", "--player", "random", "--sample-ends", "3"
+    )
 
 
 def test_voldetour_losses_counts_the_lasting_threats(tmp_path):
@@ -386,14 +386,9 @@ def test_voldetour_losses_counts_the_lasting_threats(tmp_path):
     assert "game 0 " not in out
     assert "2 answers after " in out
     assert "in 1 of the 1 games it did not win and 0 of the 1 it won" in out
-    (tmp_path / "bad.jsonl").write_text("not json\n")
-    refused = subprocess.run(
-        [sys.executable, str(BENCH / "voldetour_losses.py"), "--player", "expert",
-         "--lasting", "2000", str(tmp_path / "bad.jsonl")],
-        capture_output=True,
-        text=True,
-    )  # fmt: skip
-    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert_refuses_bad_json(
+        tmp_path, "voldetour_losses.py", "--player", "expert", "--lasting", "2000"
+    )
 
 
 def test_voldetour_turns_lists_every_one_action_turn_and_the_search(tmp_path):
