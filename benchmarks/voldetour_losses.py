@@ -369,19 +369,28 @@ def _indices(text: str) -> str:
     return text
 
 
+def _chosen(
+    args: argparse.Namespace, games: str | None = None
+) -> list[tuple[str, dict[str, Any], int]]:
+    """The games of ``args.files`` that ``args.player`` lost, each ``(path, record, side)``:
+    only those whose index is in ``games`` (``--games``), if given, then ``--first`` and
+    ``--limit``; :class:`_Unreadable` as :func:`lost_games`."""
+    losses = [(path, *game) for path in args.files for game in lost_games(path, args.player)]
+    if games:
+        wanted = {int(index) for index in games.split(",")}
+        losses = [loss for loss in losses if loss[1]["index"] in wanted]
+    return losses[args.first :][: args.limit or None]
+
+
 def _sample_survey(args: argparse.Namespace) -> int:
     """``--sample-ends``: :func:`sample_ends` at the loser's turn start before last in each
     lost game chosen (``--games``, ``--first``, ``--limit``), a line each, then the
     totals."""
     try:
-        losses = [(path, *game) for path in args.files for game in lost_games(path, args.player)]
+        chosen = _chosen(args, args.games)
     except _Unreadable as error:
         print(f"error: cannot read the records in {error}", file=sys.stderr)
         return 2
-    if args.games:
-        wanted = {int(index) for index in args.games.split(",")}
-        losses = [loss for loss in losses if loss[1]["index"] in wanted]
-    chosen = losses[args.first :][: args.limit or None]
     lost_before = asked = 0
     for _path, record, side in chosen:
         played = turns(record, side)
@@ -481,11 +490,10 @@ def main(argv: list[str] | None = None) -> int:
     times: list[float] = []
     exhausted: Counter[str] = Counter()
     try:
-        losses = [(path, *game) for path in args.files for game in lost_games(path, args.player)]
+        chosen = _chosen(args)
     except _Unreadable as error:
         print(f"error: cannot read the records in {error}", file=sys.stderr)
         return 2
-    chosen = losses[args.first :][: args.limit or None]
     for path, record, side in chosen:
         starts = turns(record, side)[-args.turns :][::-1]
         cells = []

@@ -592,12 +592,18 @@ def _clock(
     """The CPU-time deadline ``seconds`` from now (None: none) and a question that answers
     True once it has passed or ``stop`` (if any) answers True."""
     deadline = None if seconds is None else time.process_time() + seconds
+    return deadline, _over(deadline, stop)
+
+
+def _over(deadline: float | None, stop: Callable[[], bool] | None) -> Callable[[], bool]:
+    """A question that answers True once the CPU time ``deadline`` (None: none) has passed
+    or ``stop`` (if any) answers True."""
 
     def over() -> bool:
         late = deadline is not None and time.process_time() > deadline
         return late or (stop is not None and stop())
 
-    return deadline, over
+    return over
 
 
 def _ranked(
@@ -730,6 +736,7 @@ def _answered(
     zone = line_squares(_again(threat), line)
     seen: set[VState] = set()
     ends = 0
+    over = _over(deadline, stop)
 
     def on_zone(state: VState, move: VMove) -> bool:
         if move[0] == "L":
@@ -772,9 +779,7 @@ def _answered(
                     return found
                 continue
             ends += 1
-            if ends > LASTING_ENDS or (deadline is not None and time.process_time() > deadline):
-                return None
-            if stop is not None and stop():
+            if ends > LASTING_ENDS or over():
                 return None
             if any(_still_wins(after, known, attacker) for known in lines):
                 continue
@@ -782,8 +787,7 @@ def _answered(
             win = search(after, nodes, left, stop)
             if win.line is None:
                 # a win not found within its positions counts as none; the time proves nothing
-                late = deadline is not None and time.process_time() > deadline
-                return None if late or (stop is not None and stop()) else True
+                return None if over() else True
             lines.append(win.line)
             zone |= line_squares(after, win.line)
         return False
@@ -835,7 +839,7 @@ def _plan(
     me = state.to_move
     wall = 1 << state.lords[1 - me]
     tower = state.game.pieceset.towers[1 - me]
-    deadline = None if seconds is None else time.process_time() + seconds
+    _deadline, over = _clock(seconds, stop)
     tried = 0
     for _cost, _order, line, after in sorted(endings, key=lambda ending: ending[1]):
         again = _again(after)
@@ -846,10 +850,7 @@ def _plan(
             elif path_distance(end, me, wall) < now:
                 return line
             tried += 1
-            if not tried & 63 and (
-                (deadline is not None and time.process_time() > deadline)
-                or (stop is not None and stop())
-            ):
+            if not tried & 63 and over():
                 return None
     return None
 
