@@ -391,6 +391,57 @@ def test_voldetour_losses_counts_the_lasting_threats(tmp_path):
     )
 
 
+def test_voldetour_race_finds_the_first_lord_perched_and_the_idle_turns(tmp_path):
+    """Perched: at the towers' height within two squares of the enemy tower.  Games 0 and 6
+    of the match of 2026-12-02, read by hand from their records: in game 0 `expert` (Black)
+    perched first, on its eighth turn, neither side idle before; in game 6 `hard` (White) on
+    its seventh, after `expert`'s seventh turn put two pieces and ended with its Lord free to
+    move (its first, which carries the opening, does not count), and the Lords stood side by
+    side; game 0 cut after twelve decisions, before either perched."""
+    race = _module("voldetour_race")
+    game = get("voldetour")
+    black_by_i9 = game.parse_position_body("turn=9 lords=h8,c5 black=B113@h8:1x1x3 white=-")
+    assert race.perched(black_by_i9, 0) and not race.perched(black_by_i9, 1)
+    for body in (
+        "turn=9 lords=g8,c5 black=B113@g8:1x1x3 white=-",  # three squares away
+        "turn=9 lords=h8,c5 black=B112@h8:1x1x2 white=-",  # below the towers' height
+    ):
+        assert not race.perched(game.parse_position_body(body), 0)
+    source = BENCH / "records" / "2026-12-02-voldetour-expert-hard-lasting.jsonl"
+    kept = [json.loads(line) for line in source.read_text().splitlines()]
+    kept = [record for record in kept if record["index"] in (0, 6)]
+    assert race.race(kept[0]) == race.Race(0, 8, (0, 0), (0, 0), met=False)
+    # (in game 6 `hard`'s Lord came to d5, beside `expert`'s on d6)
+    assert race.race(kept[1]) == race.Race(1, 7, (0, 0), (1, 0), met=True)
+    cut = {"index": 9, "game": kept[0]["game"], "first": "expert", "second": "hard"}
+    cut |= {"moves": kept[0]["moves"][:12], "plies": 12, "reason": "move-limit"}
+    assert race.race(cut) == race.Race(None, 0, (0, 0), (0, 0), met=False)
+    path = tmp_path / "three.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in [*kept, cut]))
+    out = run("voldetour_race.py", "--player", "expert", str(path))
+    assert "game 0 (won): player perched first on its turn 8; idle turns 0+0, opponent 0+0" in out
+    assert "game 6 (lost): opponent perched first on its turn 7; idle turns 0+1, opponent 0+0" in (
+        out
+    )
+    assert "game 9 (lost): nobody perched first; idle turns 0+0, opponent 0+0" in out
+    assert "3 games of expert: 1 won, 2 not won" in out
+    assert "expert perched first in 1: expert won 1, median own turn 8" in out
+    assert "the opponent perched first in 1: expert won 0, median own turn 7" in out
+    assert "no Lord perched in 1: expert won 0" in out
+    assert "the first to perch won 2 of 2 (100%)" in out
+    assert "in the 2 where neither idled, the side that began perched first in 1" in out
+    assert "the Lords met before the first perch in 1: expert won 0" in out
+    assert "in the 2 games expert did not win: expert idled before the first perch in 1" in out
+    quiet = run("voldetour_race.py", "--player", "expert", "--quiet", str(path))
+    assert "game 0 " not in quiet and "the first to perch won 2 of 2" in quiet
+    other = tmp_path / "volo.jsonl"
+    other.write_text(json.dumps({"index": 1, "game": "volo", "first": "expert",
+                                 "second": "hard", "moves": ["e5"]}) + "\n")  # fmt: skip
+    done = run_script("voldetour_race.py", "--player", "expert", str(other))
+    assert done.returncode == 2 and "game 1" in done.stderr and done.stderr.count("\n") == 1
+    assert_refuses_bad_json(tmp_path, "voldetour_race.py", "--player", "expert")
+
+
 def test_voldetour_turns_lists_every_one_action_turn_and_the_search(tmp_path):
     turns = _module("voldetour_turns")
     game = get("voldetour", pieces="mini")

@@ -1,0 +1,216 @@
+"""Voldétour's race: which Lord first stood perched by the enemy tower, and the turns lost before.
+
+A Lord is *perched* when it stands at the towers' height within two squares (Manhattan) of
+the enemy tower: from there a low square between it and the tower, raised to that height,
+is the way on (docs/ai.md "Five-decision wins over a low square"; beside the tower at that
+height nothing stops it).  Replays recorded matches (JSON lines as ``level_ladder.py``,
+``tablier arena`` and ``voldetour_stalls.py --out`` write them) and reports, for the player
+named by ``--player`` (its spec's name) against its opponent in each game:
+
+- who perched first (at the end of one of its own turns), on which of its own turns, and
+  who won: the share of games the first to perch won says how far the race to the perch
+  decides the game, whatever the threats and defences that follow;
+- the *idle* turns of each before the first perch: turns ended without a Lord move (each
+  player's first turn, which carries the random opening, left out), *stuck* where no Lord
+  move was legal at the turn's last decision (the pieces put did not free the Lord) and
+  *chosen* where one was;
+- whether the Lords *met* before the first perch (stood side by side at some point: neither
+  can step onto or over the other, so each stood in the other's way) and who won then::
+
+    .venv/bin/python benchmarks/voldetour_race.py --player expert \\
+        benchmarks/records/2026-12-02-voldetour-expert-hard-lasting.jsonl
+
+Each game's line: its index, the player's result, who perched first and on which own turn,
+and the idle turns (stuck + chosen) of the player and of its opponent.  Static replay, no
+search: a few seconds a file.  An unreadable file or game: one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections import Counter
+from typing import Any, NamedTuple
+
+from tablier.core.errors import TablierError
+from tablier.games import from_spec
+from tablier.games.voldetour.rules import VState
+
+# a benchmark beside this one: the record files read as its --summary reads them
+from voldetour_stalls import _Unreadable, read_records
+
+#: A Lord at the towers' height this close (Manhattan) to the enemy tower is perched.
+PERCH = 2
+
+#: Lords this close (Manhattan) have met: each stands in the other's way (they never share
+#: a square nor pass over each other, and no piece goes on a Lord's square).
+MEET = 1
+
+
+def perched(state: VState, player: int) -> bool:
+    """Whether ``player``'s Lord stands at the towers' height within :data:`PERCH` squares
+    of the enemy tower (on it counts too: the game is then won)."""
+    ps = state.game.pieceset
+    lord, tower = state.lords[player], ps.towers[1 - player]
+    if state.board.height(lord) != ps.tower_height:
+        return False
+    (c1, r1), (c2, r2) = ps.grid.coord(lord), ps.grid.coord(tower)
+    return abs(c1 - c2) + abs(r1 - r2) <= PERCH
+
+
+class Race(NamedTuple):
+    """One game's race, replayed up to the end of the turn that first left a Lord perched."""
+
+    #: the side whose Lord perched first, or None where none did
+    first: int | None
+    #: that side's own turn (1 for its first) on which it did, or 0
+    turn: int
+    #: per side, the turns ended without a Lord move where none was legal at the last decision
+    stuck: tuple[int, int]
+    #: per side, the turns ended without a Lord move where one was legal
+    chosen: tuple[int, int]
+    #: whether the two Lords stood within :data:`MEET` squares of each other before
+    met: bool
+
+
+def race(record: dict[str, Any]) -> Race:
+    """The race of a recorded game (``record["game"]`` and ``record["moves"]``)."""
+    game = from_spec(record["game"])
+    state = game.initial_state()
+    own = [0, 0]
+    stuck = [0, 0]
+    chosen = [0, 0]
+    moved = False  # the Lord moved this turn
+    met = False
+    coord = game.pieceset.grid.coord
+    for text in record["moves"]:
+        mover = state.to_move
+        before = state
+        move = game.parse_move(state, text)
+        moved = moved or move.kind == "lord"
+        state = state.apply(move)
+        (c1, r1), (c2, r2) = coord(state.lords[0]), coord(state.lords[1])
+        met = met or abs(c1 - c2) + abs(r1 - r2) <= MEET
+        if state.to_move == mover and state.outcome is None:
+            continue
+        own[mover] += 1
+        if not moved and own[mover] > 1:
+            lord_left = any(m.kind == "lord" for m in before.legal_moves())
+            (chosen if lord_left else stuck)[mover] += 1
+        moved = False
+        if perched(state, mover):
+            return Race(mover, own[mover], (stuck[0], stuck[1]), (chosen[0], chosen[1]), met)
+    return Race(None, 0, (stuck[0], stuck[1]), (chosen[0], chosen[1]), met)
+
+
+def survey(path: str, player: str) -> list[str]:
+    """The lines reporting the races of ``player``'s games in the record file ``path``;
+    :class:`_Unreadable` naming the file or the game that cannot be read or replayed."""
+    lines: list[str] = []
+    firsts: Counter[tuple[str, bool]] = Counter()  # (who perched first, player won)
+    turns: dict[str, list[int]] = {"player": [], "opponent": []}
+    # games with an idle turn, by (player won, whose, "any"/"stuck"/"chosen")
+    idled: Counter[tuple[bool, str, str]] = Counter()
+    results: Counter[bool] = Counter()
+    even: Counter[str] = Counter()  # games where neither idled: who perched first
+    meetings: Counter[tuple[bool, bool]] = Counter()  # (the Lords met, player won)
+    for record in read_records(path):
+        index = record.get("index") if isinstance(record, dict) else None
+        try:
+            names = [spec.split(":")[0] for spec in (record["first"], record["second"])]
+            if player not in names:
+                continue
+            side = names.index(player)
+            got = race(record)
+            won = record.get("winner") == side
+        except (KeyError, TypeError, AttributeError, ValueError, TablierError) as error:
+            raise _Unreadable(f"{path}: game {index}: {error!r}") from error
+        results[won] += 1
+        who = "nobody" if got.first is None else "player" if got.first == side else "opponent"
+        firsts[who, won] += 1
+        if got.first is not None:
+            turns[who].append(got.turn)
+        for whose, s in (("player", side), ("opponent", 1 - side)):
+            idled[won, whose, "stuck"] += got.stuck[s] > 0
+            idled[won, whose, "chosen"] += got.chosen[s] > 0
+            idled[won, whose, "any"] += got.stuck[s] + got.chosen[s] > 0
+        meetings[got.met, won] += 1
+        if sum(got.stuck) + sum(got.chosen) == 0:
+            even["games"] += 1
+            even["starter"] += got.first == 0
+            even["player"] += got.first == side
+        when = "" if got.first is None else f" on its turn {got.turn}"
+        lines.append(
+            f"game {index} ({'won' if won else 'lost'}): {who} perched first{when}; idle turns"
+            f" {got.stuck[side]}+{got.chosen[side]}, opponent"
+            f" {got.stuck[1 - side]}+{got.chosen[1 - side]}"
+        )
+    games = sum(results.values())
+    lines.append(f"{games} games of {player}: {results[True]} won, {results[False]} not won")
+    for who in ("player", "opponent", "nobody"):
+        won, lost = firsts[who, True], firsts[who, False]
+        if won + lost == 0:
+            continue
+        if who == "nobody":
+            lines.append(f"  no Lord perched in {won + lost}: {player} won {won}")
+            continue
+        name = player if who == "player" else "the opponent"
+        median = statistics.median(turns[who])
+        lines.append(
+            f"  {name} perched first in {won + lost}: {player} won {won},"
+            f" median own turn {median:g}"
+        )
+    first_won = firsts["player", True] + firsts["opponent", False]
+    raced = games - firsts["nobody", True] - firsts["nobody", False]
+    if raced:
+        lines.append(
+            f"  the first to perch won {first_won} of {raced} ({100 * first_won / raced:.0f}%)"
+        )
+    if even["games"]:
+        lines.append(
+            f"  in the {even['games']} where neither idled, the side that began perched first in"
+            f" {even['starter']}, {player} in {even['player']}"
+        )
+    for met in (True, False):
+        n = meetings[met, True] + meetings[met, False]
+        if n:
+            lines.append(
+                f"  the Lords {'met' if met else 'never met'} before the first perch in {n}:"
+                f" {player} won {meetings[met, True]}"
+            )
+    for won in (True, False):
+        if not results[won]:
+            continue
+        for whose in ("player", "opponent"):
+            name = player if whose == "player" else "the opponent"
+            lines.append(
+                f"  in the {results[won]} games {player} {'won' if won else 'did not win'}:"
+                f" {name} idled before the first perch in {idled[won, whose, 'any']}"
+                f" (stuck in {idled[won, whose, 'stuck']}, by choice in"
+                f" {idled[won, whose, 'chosen']})"
+            )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    parser.add_argument("--player", required=True, help="the spec name to report on, e.g. expert")
+    parser.add_argument("--quiet", action="store_true", help="the totals only, not each game")
+    args = parser.parse_args(argv)
+    for path in args.files:
+        try:
+            lines = survey(path, args.player)
+        except _Unreadable as error:
+            print(f"error: cannot read the records in {error}", file=sys.stderr)
+            return 2
+        print(path)
+        for line in lines:
+            if not (args.quiet and line.startswith("game ")):
+                print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
