@@ -115,6 +115,7 @@ def survey(path: str, player: str) -> list[str]:
     results: Counter[bool] = Counter()
     even: Counter[str] = Counter()  # games where neither idled: who perched first
     meetings: Counter[tuple[bool, bool]] = Counter()  # (the Lords met, player won)
+    lone: Counter[bool] = Counter()  # games where one side alone idled: did the idler lose?
     for record in read_records(path):
         index = record.get("index") if isinstance(record, dict) else None
         try:
@@ -136,6 +137,9 @@ def survey(path: str, player: str) -> list[str]:
             idled[won, whose, "chosen"] += got.chosen[s] > 0
             idled[won, whose, "any"] += got.stuck[s] + got.chosen[s] > 0
         meetings[got.met, won] += 1
+        idler = [got.stuck[s] + got.chosen[s] > 0 for s in (0, 1)]
+        if idler[0] != idler[1]:
+            lone[idler[side] != won] += 1
         if sum(got.stuck) + sum(got.chosen) == 0:
             even["games"] += 1
             even["starter"] += got.first == 0
@@ -171,6 +175,11 @@ def survey(path: str, player: str) -> list[str]:
         lines.append(
             f"  in the {even['games']} where neither idled, the side that began perched first in"
             f" {even['starter']}, {player} in {even['player']}"
+        )
+    if lone:
+        lines.append(
+            f"  in the {lone[True] + lone[False]} where one side alone idled, the idler lost"
+            f" {lone[True]}"
         )
     for met in (True, False):
         n = meetings[met, True] + meetings[met, False]

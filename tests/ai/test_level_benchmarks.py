@@ -431,6 +431,7 @@ def test_voldetour_race_finds_the_first_lord_perched_and_the_idle_turns(tmp_path
     assert "the first to perch won 2 of 2 (100%)" in out
     assert "in the 2 where neither idled, the side that began perched first in 1" in out
     assert "the Lords met before the first perch in 1: expert won 0" in out
+    assert "in the 1 where one side alone idled, the idler lost 1" in out
     assert "in the 2 games expert did not win: expert idled before the first perch in 1" in out
     quiet = run("voldetour_race.py", "--player", "expert", "--quiet", str(path))
     assert "game 0 " not in quiet and "the first to perch won 2 of 2" in quiet
