@@ -22,7 +22,19 @@ named by ``--player`` (its spec's name) against its opponent in each game:
 
 Each game's line: its index, the player's result, who perched first and on which own turn,
 and the idle turns (stuck + chosen) of the player and of its opponent.  Static replay, no
-search: a few seconds a file.  An unreadable file or game: one line, exit 2.
+search: a second a file.
+
+Were the idle turns mistakes?  With ``--play-on SPEC``, at the player's first idle turn by
+choice in each game, where a *leapfrog* was beside it (:func:`advance`: the Lord's move, or
+a block taken and put and then the Lord's move, that ends with the Lord at the towers'
+height nearer the enemy tower), SPEC plays both sides on from the position after the turn
+played and from that after the leapfrog, ``--seeds`` games from each with the same seeds,
+and the player's score from each is reported::
+
+    .venv/bin/python benchmarks/voldetour_race.py --player expert \
+        --play-on "hard:iterations=200,seconds=none" --seeds 6 FILE
+
+An unreadable file or game: one line, exit 2.
 """
 
 from __future__ import annotations
@@ -31,14 +43,15 @@ import argparse
 import statistics
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from tablier.core.errors import TablierError
 from tablier.games import from_spec
-from tablier.games.voldetour.rules import VState
+from tablier.games.voldetour.rules import VMove, VState
 
 # a benchmark beside this one: the record files read as its --summary reads them
-from voldetour_stalls import _Unreadable, read_records
+from voldetour_stalls import _Unreadable, play_on, read_records
 
 #: A Lord at the towers' height this close (Manhattan) to the enemy tower is perched.
 PERCH = 2
@@ -102,6 +115,147 @@ def race(record: dict[str, Any]) -> Race:
         if perched(state, mover):
             return Race(mover, own[mover], (stuck[0], stuck[1]), (chosen[0], chosen[1]), met)
     return Race(None, 0, (stuck[0], stuck[1]), (chosen[0], chosen[1]), met)
+
+
+def _distance(state: VState, player: int) -> int:
+    """Squares (Manhattan) from ``player``'s Lord to the enemy tower."""
+    ps = state.game.pieceset
+    (c1, r1), (c2, r2) = (ps.grid.coord(a) for a in (state.lords[player], ps.towers[1 - player]))
+    return abs(c1 - c2) + abs(r1 - r2)
+
+
+def advance(state: VState) -> list[VMove] | None:
+    """At a turn start, the leapfrog the mover could have played: the turn of the Lord's move
+    alone, or of a block taken, put and then the Lord's move, that ends with its Lord at the
+    towers' height nearest the enemy tower (Manhattan), when nearer than now; the first found
+    of the nearest, the Lord's moves alone first, then the blocks, puts and moves in the
+    legal order.  None where there is none."""
+    me, top = state.to_move, state.game.pieceset.tower_height
+    best: tuple[int, list[VMove]] | None = None
+    lines: list[tuple[VState, list[VMove]]] = [(state, [])]
+    for take in state.legal_moves():
+        if take.kind == "take" and str(take).startswith("B"):
+            held = state.apply(take)
+            lines += [(held.apply(put), [take, put]) for put in held.legal_moves()]
+    for start, line in lines:
+        for move in start.legal_moves():
+            if move.kind != "lord":
+                continue
+            after = start.apply(move)
+            if after.board.height(after.lords[me]) != top:
+                continue
+            distance = _distance(after, me)
+            if distance < (_distance(state, me) if best is None else best[0]):
+                best = (distance, [*line, move])
+    return None if best is None else best[1]
+
+
+class Idle(NamedTuple):
+    """A turn ended without a Lord move where one was legal, and the leapfrog beside it."""
+
+    #: the game's index in its record
+    index: Any
+    #: whether the player won the game
+    won: bool
+    #: the position after the turn played, and after :func:`advance`'s turn instead
+    played: VState
+    instead: VState
+    #: the decisions of the turn played, and of the leapfrog
+    played_line: str
+    instead_line: str
+
+
+def first_idle(record: dict[str, Any], side: int) -> Idle | None:
+    """``side``'s first turn ended without a Lord move before the first perch (its first turn
+    left out, as :func:`race` counts), where a Lord move was legal at its last decision and
+    :func:`advance` finds a leapfrog at its start; None where that first idle turn was stuck
+    or had no leapfrog, or there was none."""
+    game = from_spec(record["game"])
+    state = start = game.initial_state()
+    own = [0, 0]
+    line: list[str] = []
+    moved = False
+    for text in record["moves"]:
+        mover = state.to_move
+        if not line:
+            start = state
+        before = state
+        move = game.parse_move(state, text)
+        moved = moved or move.kind == "lord"
+        state = state.apply(move)
+        line.append(text)
+        if state.to_move == mover and state.outcome is None:
+            continue
+        own[mover] += 1
+        if mover == side and not moved and own[mover] > 1:
+            if not any(m.kind == "lord" for m in before.legal_moves()):
+                return None
+            leap = advance(start)
+            if leap is None:
+                return None
+            instead = start
+            for step in leap:
+                instead = instead.apply(step)
+            won = record.get("winner") == side
+            shown = " ".join(str(step) for step in leap)
+            return Idle(record.get("index"), won, state, instead, " ".join(line), shown)
+        moved = False
+        line = []
+        if perched(state, mover):
+            return None
+    return None
+
+
+def play_on_idle(path: str, player: str, spec: str, seeds: int, max_plies: int) -> list[str]:
+    """The lines reporting, for each game of ``player`` in ``path`` with a :func:`first_idle`
+    turn, the score of ``player``'s side when ``spec`` plays both sides on from the position
+    after the turn played and from that after the leapfrog instead, ``seeds`` games each
+    (seeds 0 to ``seeds - 1``, the same for both, at most ``max_plies`` decisions)."""
+    lines: list[str] = []
+    totals = [0.0, 0.0]
+    better: Counter[str] = Counter()
+    for record, side in _games(path, player):
+        try:
+            idle = first_idle(record, side)
+        except (KeyError, TypeError, AttributeError, ValueError, TablierError) as error:
+            raise _Unreadable(f"{path}: game {record.get('index')}: {error!r}") from error
+        if idle is None:
+            continue
+        scores = []
+        for start in (idle.played, idle.instead):
+            score = 0.0
+            for seed in range(seeds):
+                # play_on's A moves first there: the opponent, the turn being the player's
+                score += 1 - play_on(start, spec, spec, seed, max_plies)["score_a"]
+            scores.append(score)
+        totals = [totals[0] + scores[0], totals[1] + scores[1]]
+        better["idle" if scores[0] > scores[1] else "leap" if scores[1] > scores[0] else "="] += 1
+        lines.append(
+            f"game {idle.index} ({'won' if idle.won else 'lost'}): idle {scores[0]:g},"
+            f" leapfrog {scores[1]:g} of {seeds} | {idle.played_line} | {idle.instead_line}"
+        )
+    n = sum(better.values())
+    lines.append(
+        f"{n} first idle turns by choice with a leapfrog beside them, {spec} on both sides,"
+        f" {seeds} games from each: {player} scored {totals[0]:g} after the turn played,"
+        f" {totals[1]:g} after the leapfrog, of {n * seeds}; the leapfrog better in"
+        f" {better['leap']}, worse in {better['idle']}, equal in {better['=']}"
+    )
+    return lines
+
+
+def _games(path: str, player: str) -> Iterator[tuple[dict[str, Any], int]]:
+    """The games of ``player`` in the record file ``path``, each with its side;
+    :class:`_Unreadable` naming the file or the game that cannot be read."""
+    for record in read_records(path):
+        index = record.get("index") if isinstance(record, dict) else None
+        try:
+            names = [spec.split(":")[0] for spec in (record["first"], record["second"])]
+            from_spec(record["game"])
+        except (KeyError, TypeError, AttributeError, ValueError, TablierError) as error:
+            raise _Unreadable(f"{path}: game {index}: {error!r}") from error
+        if player in names:
+            yield record, names.index(player)
 
 
 def survey(path: str, player: str) -> list[str]:
@@ -207,10 +361,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", nargs="+", metavar="FILE")
     parser.add_argument("--player", required=True, help="the spec name to report on, e.g. expert")
     parser.add_argument("--quiet", action="store_true", help="the totals only, not each game")
+    parser.add_argument(
+        "--play-on",
+        metavar="SPEC",
+        help="instead: at the player's first idle turn by choice in each game, SPEC plays both"
+        " sides on after it and after the leapfrog beside it",
+    )
+    parser.add_argument("--seeds", type=int, default=6, help="for --play-on: games from each")
+    parser.add_argument("--max-plies", type=int, default=400, help="for --play-on")
     args = parser.parse_args(argv)
     for path in args.files:
         try:
-            lines = survey(path, args.player)
+            if args.play_on:
+                lines = play_on_idle(path, args.player, args.play_on, args.seeds, args.max_plies)
+            else:
+                lines = survey(path, args.player)
         except _Unreadable as error:
             print(f"error: cannot read the records in {error}", file=sys.stderr)
             return 2

@@ -443,6 +443,45 @@ def test_voldetour_race_finds_the_first_lord_perched_and_the_idle_turns(tmp_path
     assert_refuses_bad_json(tmp_path, "voldetour_race.py", "--player", "expert")
 
 
+def test_voldetour_race_plays_on_after_an_idle_turn_and_after_the_leapfrog(tmp_path):
+    """The leapfrog beside a turn: the position of `turnwin.threat`'s docstring (White on its
+    1x2x3 pillar four squares from Black's tower) stands the 1x1x3 on d2 and walks onto it,
+    two squares from the tower at its height; a Lord on the ground has none.  The first idle
+    turns by choice of games 3 (won) and 6 (lost) of the match of 2026-12-02, read from
+    their records; game 0 has none.  ``--play-on`` plays on from both positions."""
+    race = _module("voldetour_race")
+    game = get("voldetour")
+    pillar = game.position(white=["B113@f6:1x1x3", "B123@d3:1x2x3"], lords=("h8", "d4"), turn=10)
+    leap = race.advance(pillar)
+    assert [str(move) for move in leap] == ["B113", "B113@d2:1x1x3", "Ld4-d3-d2"]
+    ground = game.parse_position_body("turn=9 lords=c5,h8 black=- white=B113@h8:1x1x3")
+    assert race.advance(ground) is None
+    source = BENCH / "records" / "2026-12-02-voldetour-expert-hard-lasting.jsonl"
+    kept = [json.loads(line) for line in source.read_text().splitlines()]
+    kept = [record for record in kept if record["index"] in (0, 3, 6)]
+    sides = [0 if record["first"].startswith("expert") else 1 for record in kept]
+    assert race.first_idle(kept[0], sides[0]) is None
+    three = race.first_idle(kept[1], sides[1])
+    assert three.won and three.played_line == "S S@h5:w B122 B122@d2:2x1x2 end"
+    assert three.instead_line == "B123 B123@e3:1x2x3 Le5-e4-e3"
+    six = race.first_idle(kept[2], sides[2])
+    assert not six.won and six.instead_line == "B113 B113@f7:1x1x3 Le7-f7"
+    for idle, side in ((three, sides[1]), (six, sides[2])):  # the opponent to move in both
+        assert idle.played.to_move == idle.instead.to_move == 1 - side
+    path = tmp_path / "three.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in kept))
+    out = run(
+        "voldetour_race.py", "--player", "expert", "--play-on", "random", "--seeds", "2",
+        "--max-plies", "6", str(path),
+    )  # fmt: skip
+    assert "game 3 (won): idle 1, leapfrog 1 of 2 | S S@h5:w" in out  # 6 plies: no winner
+    assert "game 0 " not in out and "game 6 (lost): idle 1, leapfrog 1 of 2" in out
+    assert "2 first idle turns by choice with a leapfrog beside them, random on both" in out
+    assert "expert scored 2 after the turn played, 2 after the leapfrog, of 4" in out
+    assert "the leapfrog better in 0, worse in 0, equal in 2" in out
+    assert_refuses_bad_json(tmp_path, "voldetour_race.py", "--player", "expert", "--play-on", "x")
+
+
 def test_voldetour_turns_lists_every_one_action_turn_and_the_search(tmp_path):
     turns = _module("voldetour_turns")
     game = get("voldetour", pieces="mini")
