@@ -43,15 +43,15 @@ import argparse
 import statistics
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from tablier.core.errors import TablierError
 from tablier.games import from_spec
 from tablier.games.voldetour.rules import VMove, VState
 
-# a benchmark beside this one: the record files read as its --summary reads them
-from voldetour_stalls import _Unreadable, play_on, read_records
+# benchmarks beside this one: the games read and replayed as the losses benchmark reads
+# them (a file or game that cannot be, _Unreadable), played on as the stalls benchmark does
+from voldetour_losses import played_games
+from voldetour_stalls import _Unreadable, play_on
 
 #: A Lord at the towers' height this close (Manhattan) to the enemy tower is perched.
 PERCH = 2
@@ -214,11 +214,8 @@ def play_on_idle(path: str, player: str, spec: str, seeds: int, max_plies: int) 
     lines: list[str] = []
     totals = [0.0, 0.0]
     better: Counter[str] = Counter()
-    for record, side in _games(path, player):
-        try:
-            idle = first_idle(record, side)
-        except (KeyError, TypeError, AttributeError, ValueError, TablierError) as error:
-            raise _Unreadable(f"{path}: game {record.get('index')}: {error!r}") from error
+    for record, side in played_games(path, player):
+        idle = first_idle(record, side)
         if idle is None:
             continue
         scores = []
@@ -244,23 +241,10 @@ def play_on_idle(path: str, player: str, spec: str, seeds: int, max_plies: int) 
     return lines
 
 
-def _games(path: str, player: str) -> Iterator[tuple[dict[str, Any], int]]:
-    """The games of ``player`` in the record file ``path``, each with its side;
-    :class:`_Unreadable` naming the file or the game that cannot be read."""
-    for record in read_records(path):
-        index = record.get("index") if isinstance(record, dict) else None
-        try:
-            names = [spec.split(":")[0] for spec in (record["first"], record["second"])]
-            from_spec(record["game"])
-        except (KeyError, TypeError, AttributeError, ValueError, TablierError) as error:
-            raise _Unreadable(f"{path}: game {index}: {error!r}") from error
-        if player in names:
-            yield record, names.index(player)
-
-
 def survey(path: str, player: str) -> list[str]:
     """The lines reporting the races of ``player``'s games in the record file ``path``;
-    :class:`_Unreadable` naming the file or the game that cannot be read or replayed."""
+    :class:`_Unreadable` naming the file or the game that cannot be read or replayed
+    (:func:`played_games`)."""
     lines: list[str] = []
     firsts: Counter[tuple[str, bool]] = Counter()  # (who perched first, player won)
     turns: dict[str, list[int]] = {"player": [], "opponent": []}
@@ -270,17 +254,9 @@ def survey(path: str, player: str) -> list[str]:
     even: Counter[str] = Counter()  # games where neither idled: who perched first
     meetings: Counter[tuple[bool, bool]] = Counter()  # (the Lords met, player won)
     lone: Counter[bool] = Counter()  # games where one side alone idled: did the idler lose?
-    for record in read_records(path):
-        index = record.get("index") if isinstance(record, dict) else None
-        try:
-            names = [spec.split(":")[0] for spec in (record["first"], record["second"])]
-            if player not in names:
-                continue
-            side = names.index(player)
-            got = race(record)
-            won = record.get("winner") == side
-        except (KeyError, TypeError, AttributeError, ValueError, TablierError) as error:
-            raise _Unreadable(f"{path}: game {index}: {error!r}") from error
+    for record, side in played_games(path, player):
+        got = race(record)
+        won = record.get("winner") == side
         results[won] += 1
         who = "nobody" if got.first is None else "player" if got.first == side else "opponent"
         firsts[who, won] += 1
@@ -300,8 +276,8 @@ def survey(path: str, player: str) -> list[str]:
             even["player"] += got.first == side
         when = "" if got.first is None else f" on its turn {got.turn}"
         lines.append(
-            f"game {index} ({'won' if won else 'lost'}): {who} perched first{when}; idle turns"
-            f" {got.stuck[side]}+{got.chosen[side]}, opponent"
+            f"game {record['index']} ({'won' if won else 'lost'}): {who} perched first{when};"
+            f" idle turns {got.stuck[side]}+{got.chosen[side]}, opponent"
             f" {got.stuck[1 - side]}+{got.chosen[1 - side]}"
         )
     games = sum(results.values())
