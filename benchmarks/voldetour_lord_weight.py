@@ -13,8 +13,12 @@ A's score and the sequential test on the game pairs (:mod:`tablier.ai.sprt`)::
         --first 0 --out FILE          # and --first 30 in a second process
     .venv/bin/python benchmarks/voldetour_lord_weight.py --summary FILE
 
-The weight is a global of the evaluation (of the compiled core too), set before each of a
-player's decisions, so the two players must not think at the same time: one game at a time.
+With ``--a-tempo T`` and ``--b-tempo T`` (0 by default) each player also evaluates with the
+side to move's lead ``T`` on the race's scale (``_TEMPO``; docs/ai.md "Tempo").
+
+The weight and the tempo are globals of the evaluation (of the compiled core too), set before
+each of a player's decisions, so the two players must not think at the same time: one game
+at a time.
 """
 
 from __future__ import annotations
@@ -37,13 +41,15 @@ from tablier.games.voldetour import ai
 class Weighted(Player):
     """A player whose decisions are made with the evaluation's Lord weight ``weight``."""
 
-    def __init__(self, inner: Player, weight: float) -> None:
+    def __init__(self, inner: Player, weight: float, tempo: float = 0.0) -> None:
         self.inner = inner
         self.weight = weight
-        self.name = f"{inner.name}@{weight:g}"
+        self.tempo = tempo
+        self.name = f"{inner.name}@{weight:g}" + (f"+{tempo:g}" if tempo else "")
 
     def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
         ai._set_lord_weight(self.weight)
+        ai._set_tempo(self.tempo)
         return self.inner.choose(state, progress)
 
     def reset(self) -> None:
@@ -53,12 +59,16 @@ class Weighted(Player):
         self.inner.remember(state)
 
 
-def _weights(a: float, b: float) -> Any:
-    """A ``make`` for :func:`play_game`: the spec ``SPEC#a`` or ``SPEC#b`` gets its weight."""
+def _weights(a: float, b: float, a_tempo: float = 0.0, b_tempo: float = 0.0) -> Any:
+    """A ``make`` for :func:`play_game`: the spec ``SPEC#a`` or ``SPEC#b`` gets its weight
+    and its tempo."""
 
     def make(spec: str, game: Game[Any, Any], seed: int = 0) -> Player:
         base, side = spec.rsplit("#", 1)
-        return Weighted(make_player(base, game, seed=seed), a if side == "a" else b)
+        player = make_player(base, game, seed=seed)
+        if side == "a":
+            return Weighted(player, a, a_tempo)
+        return Weighted(player, b, b_tempo)
 
     return make
 
@@ -86,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--a", type=float, default=ai._LORD, help="A's Lord weight")
     parser.add_argument("--b", type=float, default=0.0, help="B's Lord weight")
+    parser.add_argument("--a-tempo", type=float, default=ai._TEMPO, help="A's tempo")
+    parser.add_argument("--b-tempo", type=float, default=ai._TEMPO, help="B's tempo")
     parser.add_argument("--spec", default="hard:iterations=200,seconds=none")
     parser.add_argument("--pieces", default="default")
     parser.add_argument("--games", type=int, default=30)
@@ -103,8 +115,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: cannot read the records: {error}", file=sys.stderr)
             return 2
     game = get("voldetour", pieces=args.pieces)
-    make = _weights(args.a, args.b)
-    kept = ai._LORD
+    make = _weights(args.a, args.b, args.a_tempo, args.b_tempo)
+    kept, kept_tempo = ai._LORD, ai._TEMPO
     try:
         for i in range(args.first, args.first + args.games):
             record = play_game(
@@ -122,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"game {i}: {record['reason']} after {record['plies']}, A {record['score_a']}")
     finally:
         ai._set_lord_weight(kept)
+        ai._set_tempo(kept_tempo)
     return 0
 
 

@@ -46,6 +46,7 @@ from collections import Counter
 from typing import Any, NamedTuple
 
 from tablier.games import from_spec
+from tablier.games.voldetour import ai
 from tablier.games.voldetour.rules import VMove, VState
 
 # benchmarks beside this one: the games read and replayed as the losses benchmark reads
@@ -241,6 +242,56 @@ def play_on_idle(path: str, player: str, spec: str, seeds: int, max_plies: int) 
     return lines
 
 
+#: The rounds :func:`predictions` reports (a round: a turn of each side), the last open-ended.
+ROUNDS = 8
+
+
+def predictions(path: str, player: str) -> list[str]:
+    """How often, at each turn end before the first perch of ``player``'s games in ``path``
+    (round ``r``: the game's turn ends ``2r`` and ``2r + 1``, counted from 1; round 0 the
+    first player's first turn), each predictor names the side that perched first:
+    the evaluation's sign for the side to move (with the evaluation's ``_TEMPO`` as set), and
+    the Lords' own squares (the one nearer the enemy tower, the side to move on a tie).
+    :class:`_Unreadable` as :func:`survey`."""
+    predictors = {
+        "the evaluation": lambda state: ai.evaluate(state) > 0,
+        "the Lords' squares": lambda state: (
+            _distance(state, state.to_move) <= _distance(state, 1 - state.to_move)
+        ),
+    }
+    agree: dict[str, Counter[int]] = {name: Counter() for name in predictors}
+    asked: Counter[int] = Counter()
+    for record, _side in played_games(path, player):
+        first = race(record).first
+        if first is None:
+            continue
+        game = from_spec(record["game"])
+        state = game.initial_state()
+        ended = 0
+        for text in record["moves"]:
+            mover = state.to_move
+            state = state.apply(game.parse_move(state, text))
+            if state.to_move == mover and state.outcome is None:
+                continue
+            ended += 1
+            row = min(ended // 2, ROUNDS)
+            asked[row] += 1
+            for name, mover_ahead in predictors.items():
+                ahead = state.to_move if mover_ahead(state) else 1 - state.to_move
+                agree[name][row] += ahead == first
+            if perched(state, mover):
+                break
+    lines = [f"tempo {ai._TEMPO:g}: who perched first, named at the turn ends of each round"]
+    for row in sorted(asked):
+        label = f"round {row}" + ("+" if row == ROUNDS else "")
+        cells = ", ".join(
+            f"{name} {agree[name][row]} ({100 * agree[name][row] / asked[row]:.0f}%)"
+            for name in predictors
+        )
+        lines.append(f"  {label}: {asked[row]} turn ends; {cells}")
+    return lines
+
+
 def survey(path: str, player: str) -> list[str]:
     """The lines reporting the races of ``player``'s games in the record file ``path``;
     :class:`_Unreadable` naming the file or the game that cannot be read or replayed
@@ -345,10 +396,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seeds", type=int, default=6, help="for --play-on: games from each")
     parser.add_argument("--max-plies", type=int, default=400, help="for --play-on")
+    parser.add_argument(
+        "--predict",
+        action="store_true",
+        help="instead: how often the evaluation and the Lords' squares name the first to perch",
+    )
+    parser.add_argument(
+        "--tempo", type=float, default=None, help="for --predict: the evaluation's _TEMPO"
+    )
     args = parser.parse_args(argv)
     for path in args.files:
         try:
-            if args.play_on:
+            if args.predict:
+                if args.tempo is not None:
+                    ai._set_tempo(args.tempo)
+                lines = predictions(path, args.player)
+            elif args.play_on:
                 lines = play_on_idle(path, args.player, args.play_on, args.seeds, args.max_plies)
             else:
                 lines = survey(path, args.player)

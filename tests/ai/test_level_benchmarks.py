@@ -480,6 +480,25 @@ def test_voldetour_race_plays_on_after_an_idle_turn_and_after_the_leapfrog(tmp_p
     assert "expert scored 2 after the turn played, 2 after the leapfrog, of 4" in out
     assert "the leapfrog better in 0, worse in 0, equal in 2" in out
     assert_refuses_bad_json(tmp_path, "voldetour_race.py", "--player", "expert", "--play-on", "x")
+    # --predict: at each turn end before the first perch, who the evaluation and the Lords'
+    # squares name; game 0 perched on Black's eighth turn (turn end 15), game 6 on White's
+    # seventh (14), game 3 later: its ends fill every round to 8+
+    lines = {}
+    for tempo in ("0", "2"):
+        lines[tempo] = run(
+            "voldetour_race.py", "--player", "expert", "--predict", "--tempo", tempo, str(path)
+        ).splitlines()  # fmt: skip
+        assert (
+            lines[tempo][1]
+            == f"tempo {tempo}: who perched first, named at the turn ends of each round"
+        )
+        assert lines[tempo][2].startswith("  round 0: 3 turn ends; the evaluation ")
+        assert lines[tempo][-1].startswith("  round 8+: ")
+        assert all(" turn ends; the evaluation " in line for line in lines[tempo][2:])
+    # the Lords' squares do not depend on the tempo; the evaluation's sign does
+    squares = [[line.split("squares")[1] for line in lines[t][2:]] for t in ("0", "2")]
+    assert squares[0] == squares[1] and lines["0"] != lines["2"]
+    assert_refuses_bad_json(tmp_path, "voldetour_race.py", "--player", "expert", "--predict")
 
 
 def test_voldetour_turns_lists_every_one_action_turn_and_the_search(tmp_path):
@@ -581,16 +600,25 @@ def test_voldetour_lord_weight_plays_each_side_with_its_weight(tmp_path, monkeyp
         seen.append(("set", weight))
         return real(weight)
 
+    tempos: list[float] = []
+    real_tempo = vold_ai._set_tempo
+
+    def spy_tempo(tempo: float) -> float:
+        tempos.append(tempo)
+        return real_tempo(tempo)
+
     monkeypatch.setattr(vold_ai, "_set_lord_weight", spy)
-    kept = vold_ai._LORD
+    monkeypatch.setattr(vold_ai, "_set_tempo", spy_tempo)
+    kept, kept_tempo = vold_ai._LORD, vold_ai._TEMPO
     out = tmp_path / "ab.jsonl"
     assert bench.main(
-        ["--a", "3", "--b", "0.5", "--spec", "greedy", "--pieces", "mini", "--games", "2",
-         "--max-plies", "12", "--out", str(out)]
+        ["--a", "3", "--b", "0.5", "--a-tempo", "2", "--spec", "greedy", "--pieces", "mini",
+         "--games", "2", "--max-plies", "12", "--out", str(out)]
     ) == 0  # fmt: skip
-    assert kept == vold_ai._LORD  # put back afterwards
+    assert kept == vold_ai._LORD and kept_tempo == vold_ai._TEMPO  # put back afterwards
     weights = {w for _, w in seen}
     assert {3.0, 0.5} <= weights  # each player set its own before deciding
+    assert {2.0, 0.0} <= set(tempos)
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["index"] for r in records] == [0, 1]
     assert records[0]["first"] == "greedy#a" and records[1]["first"] == "greedy#b"

@@ -164,6 +164,30 @@ def test_the_lords_own_squares_count_beside_the_path_distance(monkeypatch):
     assert vold_ai._evaluate_pure(nearer) == vold_ai._evaluate_pure(farther)
 
 
+def test_the_tempo_is_the_side_to_moves_lead_in_both_evaluations():
+    # _TEMPO (0 in play) adds to the race of the side to move, in Python and in the compiled
+    # core alike (docs/ai.md, "Tempo"); _set_tempo gives the previous value back.
+    g = game()
+    rng = random.Random(7)
+    states = []
+    state = g.initial_state()
+    while len(states) < 12 and state.outcome is None:
+        state = state.apply(rng.choice(state.legal_moves()))
+        states.append(state)
+    previous = vold_ai._set_tempo(2.0)
+    try:
+        assert previous == 0.0 == vold_ai._set_tempo(2.0) - 2.0
+        led = [vold_ai.evaluate(s) for s in states]
+        assert led == pytest.approx([vold_ai._evaluate_pure(s) for s in states], abs=1e-9)
+        vold_ai._set_tempo(0.0)
+        plain = [vold_ai.evaluate(s) for s in states]
+        assert plain == pytest.approx([vold_ai._evaluate_pure(s) for s in states], abs=1e-9)
+        assert all(a >= b for a, b in zip(led, plain, strict=True))
+        assert any(a > b for a, b in zip(led, plain, strict=True))
+    finally:
+        vold_ai._set_tempo(previous)
+
+
 def test_a_blocked_lord_is_far_not_lost():
     import math
 

@@ -1275,6 +1275,9 @@ static double stuck(const PS *ps, const St *s, int player) {
    benchmarks that compare weights) */
 static double lord_weight = 2.0;
 
+/* ai._TEMPO: the side to move's lead in the race for its turn under way (ai._set_tempo) */
+static double tempo = 0.0;
+
 /* ai._near: a path distance on a scale where a step near the goal counts more */
 static double near_scale(int d) {
     return sqrt(40.0 * (d < 40 ? d : 40));
@@ -1287,6 +1290,7 @@ static double evaluate(const PS *ps, const St *s, const Bd *b) {
     /* ai._LORD: the Lords' own squares to the enemy tower count beside the path distances */
     race += lord_weight * (manhattan(ps, s->lords[1 - p], ps->towers[p]) -
                            manhattan(ps, s->lords[p], ps->towers[1 - p]));
+    race += tempo;
     double st = stuck(ps, s, 1 - p) - stuck(ps, s, p);
     double value = 0.5 * tanh(0.2 * race + st) + 0.5 * race / 40 + 0.5 * st;
     return value < -1.0 ? -1.0 : value > 1.0 ? 1.0 : value;
@@ -2058,6 +2062,14 @@ static PyObject *py_set_lord_weight(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(previous);
 }
 
+static PyObject *py_set_tempo(PyObject *self, PyObject *args) {
+    double t;
+    if (!PyArg_ParseTuple(args, "d", &t)) return NULL;
+    double previous = tempo;
+    tempo = t;
+    return PyFloat_FromDouble(previous);
+}
+
 static PyObject *py_set_playout_power(PyObject *self, PyObject *args) {
     double p;
     if (!PyArg_ParseTuple(args, "d", &p)) return NULL;
@@ -2075,6 +2087,9 @@ static PyMethodDef methods[] = {
     {"set_lord_weight", py_set_lord_weight, METH_VARARGS,
      "set_lord_weight(weight) -> float: set the evaluation's Lord weight (ai._LORD); the\n"
      "previous one."},
+    {"set_tempo", py_set_tempo, METH_VARARGS,
+     "set_tempo(tempo) -> float: set the evaluation's lead of the side to move (ai._TEMPO);\n"
+     "the previous one."},
     {"set_playout_power", py_set_playout_power, METH_VARARGS,
      "set_playout_power(power) -> float: set the power of the weighted playouts' priors\n"
      "(ai.PLAYOUT_POWER, 0 < power <= 16); the previous one."},

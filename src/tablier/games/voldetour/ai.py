@@ -39,7 +39,8 @@ squares: each square nearer the enemy tower (Manhattan distance) is worth
 is built as if the pieces were at hand; once the reserves are empty that
 made a piece put near the enemy tower read as progress while the Lord stood
 on its pillars, and games stalled at the decision limit (docs/ai.md, "The
-Lord's own squares").
+Lord's own squares").  ``_TEMPO`` (0) would add to the race of the side to
+move; it is a knob for the benchmarks (docs/ai.md, "Tempo": no gain in play).
 
 When the compiled core is built (see ``rules.py``), :func:`path_distance`,
 :func:`evaluate` and :func:`move_prior` are computed by it (the Python
@@ -116,6 +117,9 @@ _HOME = 0.1
 #: What a square nearer the enemy tower (Manhattan distance) is worth to a Lord on the race's
 #: scale, beside its path distance (see the module docstring).
 _LORD = 2.0
+#: The side to move's lead on the race's scale, for the turn it has under way (0: none; a
+#: knob for the benchmarks that compare values, ``_set_tempo``).
+_TEMPO = 0.0
 
 
 def _distance(grid: BitGrid, a: int, b: int) -> int:
@@ -252,6 +256,22 @@ def _set_lord_weight(weight: float) -> float:
     return previous
 
 
+def _set_tempo(tempo: float) -> float:
+    """Make ``tempo`` the evaluation's ``_TEMPO``, in Python and in the compiled core alike;
+    the previous one.  For benchmarks that play two values against each other in one
+    process (``benchmarks/voldetour_lord_weight.py --a-tempo``), not for play.
+
+    >>> previous = _set_tempo(3.0)
+    >>> _set_tempo(previous)
+    3.0
+    """
+    global _TEMPO
+    previous, _TEMPO = _TEMPO, float(tempo)
+    if rules._native is not None:
+        rules._native.set_tempo(_TEMPO)
+    return previous
+
+
 def _stuck(state: VState, player: int) -> float:
     """How urgent leaving the tower is for ``player``; once the Lord has left, ``_HOME``
     while it idles next to its own tower, else 0."""
@@ -277,7 +297,7 @@ def _evaluate_pure(state: VState) -> float:
     """:func:`evaluate` in Python (the reference of the compiled core)."""
     p = state.to_move
     race = _near(path_distance(state, 1 - p)) - _near(path_distance(state, p))
-    race += _LORD * (lord_distance(state, 1 - p) - lord_distance(state, p))
+    race += _LORD * (lord_distance(state, 1 - p) - lord_distance(state, p)) + _TEMPO
     stuck = _stuck(state, 1 - p) - _stuck(state, p)
     # half a saturating race term, half a linear one: a large lead still gains by growing
     value = 0.5 * math.tanh(_SCALE * race + stuck) + 0.5 * race / _CAP + 0.5 * stuck
@@ -708,6 +728,7 @@ def switch(compiled: bool) -> None:
 
 if rules._native is not None:
     rules._native.set_lord_weight(_LORD)  # one weight, written here
+    rules._native.set_tempo(_TEMPO)  # one tempo
     rules._native.set_playout_power(PLAYOUT_POWER)  # and one power
     register(__name__, switch)
     switch(True)
