@@ -39,7 +39,8 @@ from tablier.games.voldetour import ai
 
 
 class Weighted(Player):
-    """A player whose decisions are made with the evaluation's Lord weight ``weight``."""
+    """A player whose decisions are made with the evaluation's Lord weight ``weight`` and its
+    tempo ``tempo``."""
 
     def __init__(self, inner: Player, weight: float, tempo: float = 0.0) -> None:
         self.inner = inner
