@@ -43,6 +43,7 @@ import argparse
 import statistics
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from tablier.games import from_spec
@@ -65,12 +66,56 @@ MEET = 1
 def perched(state: VState, player: int) -> bool:
     """Whether ``player``'s Lord stands at the towers' height within :data:`PERCH` squares
     of the enemy tower (on it counts too: the game is then won)."""
-    ps = state.game.pieceset
-    lord, tower = state.lords[player], ps.towers[1 - player]
-    if state.board.height(lord) != ps.tower_height:
-        return False
-    (c1, r1), (c2, r2) = ps.grid.coord(lord), ps.grid.coord(tower)
-    return abs(c1 - c2) + abs(r1 - r2) <= PERCH
+    top = state.game.pieceset.tower_height
+    lord = state.lords[player]
+    return state.board.height(lord) == top and ai.lord_distance(state, player) <= PERCH
+
+
+class Turn(NamedTuple):
+    """A turn of a recorded game, as :func:`turns` replays it."""
+
+    #: the player whose turn it was, and which of its own turns (1 for its first)
+    mover: int
+    own: int
+    #: the positions at its start, before its last decision, and at its end
+    start: VState
+    last: VState
+    end: VState
+    #: its decisions as recorded, and whether one of them moved the Lord
+    decisions: list[str]
+    moved: bool
+
+
+def turns(record: dict[str, Any]) -> Iterator[Turn]:
+    """The turns of a recorded game (``record["game"]`` and ``record["moves"]``), in order,
+    up to the end of the game or of the record."""
+    game = from_spec(record["game"])
+    state = start = game.initial_state()
+    own = [0, 0]
+    decisions: list[str] = []
+    moved = False
+    for text in record["moves"]:
+        mover, last = state.to_move, state
+        move = game.parse_move(state, text)
+        moved = moved or move.kind == "lord"
+        state = state.apply(move)
+        decisions.append(text)
+        if state.to_move == mover and state.outcome is None:
+            continue
+        own[mover] += 1
+        yield Turn(mover, own[mover], start, last, state, decisions, moved)
+        start, decisions, moved = state, [], False
+
+
+def _idle(turn: Turn) -> bool:
+    """Whether ``turn`` ended without a Lord move (a player's first turn, which carries the
+    random opening, does not count)."""
+    return not turn.moved and turn.own > 1
+
+
+def _lord_left(turn: Turn) -> bool:
+    """Whether a Lord move was legal at ``turn``'s last decision."""
+    return any(move.kind == "lord" for move in turn.last.legal_moves())
 
 
 class Race(NamedTuple):
@@ -90,39 +135,19 @@ class Race(NamedTuple):
 
 def race(record: dict[str, Any]) -> Race:
     """The race of a recorded game (``record["game"]`` and ``record["moves"]``)."""
-    game = from_spec(record["game"])
-    state = game.initial_state()
-    own = [0, 0]
     stuck = [0, 0]
     chosen = [0, 0]
-    moved = False  # the Lord moved this turn
     met = False
-    coord = game.pieceset.grid.coord
-    for text in record["moves"]:
-        mover = state.to_move
-        before = state
-        move = game.parse_move(state, text)
-        moved = moved or move.kind == "lord"
-        state = state.apply(move)
-        (c1, r1), (c2, r2) = coord(state.lords[0]), coord(state.lords[1])
+    grid = from_spec(record["game"]).pieceset.grid
+    for turn in turns(record):
+        # Lords move only by a Lord move, which ends the turn: the turn ends see every meeting
+        (c1, r1), (c2, r2) = (grid.coord(lord) for lord in turn.end.lords)
         met = met or abs(c1 - c2) + abs(r1 - r2) <= MEET
-        if state.to_move == mover and state.outcome is None:
-            continue
-        own[mover] += 1
-        if not moved and own[mover] > 1:
-            lord_left = any(m.kind == "lord" for m in before.legal_moves())
-            (chosen if lord_left else stuck)[mover] += 1
-        moved = False
-        if perched(state, mover):
-            return Race(mover, own[mover], (stuck[0], stuck[1]), (chosen[0], chosen[1]), met)
+        if _idle(turn):
+            (chosen if _lord_left(turn) else stuck)[turn.mover] += 1
+        if perched(turn.end, turn.mover):
+            return Race(turn.mover, turn.own, (stuck[0], stuck[1]), (chosen[0], chosen[1]), met)
     return Race(None, 0, (stuck[0], stuck[1]), (chosen[0], chosen[1]), met)
-
-
-def _distance(state: VState, player: int) -> int:
-    """Squares (Manhattan) from ``player``'s Lord to the enemy tower."""
-    ps = state.game.pieceset
-    (c1, r1), (c2, r2) = (ps.grid.coord(a) for a in (state.lords[player], ps.towers[1 - player]))
-    return abs(c1 - c2) + abs(r1 - r2)
 
 
 def advance(state: VState) -> list[VMove] | None:
@@ -145,8 +170,8 @@ def advance(state: VState) -> list[VMove] | None:
             after = start.apply(move)
             if after.board.height(after.lords[me]) != top:
                 continue
-            distance = _distance(after, me)
-            if distance < (_distance(state, me) if best is None else best[0]):
+            distance = ai.lord_distance(after, me)
+            if distance < (ai.lord_distance(state, me) if best is None else best[0]):
                 best = (distance, [*line, move])
     return None if best is None else best[1]
 
@@ -171,38 +196,20 @@ def first_idle(record: dict[str, Any], side: int) -> Idle | None:
     left out, as :func:`race` counts), where a Lord move was legal at its last decision and
     :func:`advance` finds a leapfrog at its start; None where that first idle turn was stuck
     or had no leapfrog, or there was none."""
-    game = from_spec(record["game"])
-    state = start = game.initial_state()
-    own = [0, 0]
-    line: list[str] = []
-    moved = False
-    for text in record["moves"]:
-        mover = state.to_move
-        if not line:
-            start = state
-        before = state
-        move = game.parse_move(state, text)
-        moved = moved or move.kind == "lord"
-        state = state.apply(move)
-        line.append(text)
-        if state.to_move == mover and state.outcome is None:
-            continue
-        own[mover] += 1
-        if mover == side and not moved and own[mover] > 1:
-            if not any(m.kind == "lord" for m in before.legal_moves()):
-                return None
-            leap = advance(start)
+    for turn in turns(record):
+        if turn.mover == side and _idle(turn):
+            leap = advance(turn.start) if _lord_left(turn) else None
             if leap is None:
                 return None
-            instead = start
+            instead = turn.start
             for step in leap:
                 instead = instead.apply(step)
             won = record.get("winner") == side
             shown = " ".join(str(step) for step in leap)
-            return Idle(record.get("index"), won, state, instead, " ".join(line), shown)
-        moved = False
-        line = []
-        if perched(state, mover):
+            return Idle(
+                record.get("index"), won, turn.end, instead, " ".join(turn.decisions), shown
+            )
+        if perched(turn.end, turn.mover):
             return None
     return None
 
@@ -256,7 +263,7 @@ def predictions(path: str, player: str) -> list[str]:
     predictors = {
         "the evaluation": lambda state: ai.evaluate(state) > 0,
         "the Lords' squares": lambda state: (
-            _distance(state, state.to_move) <= _distance(state, 1 - state.to_move)
+            ai.lord_distance(state, state.to_move) <= ai.lord_distance(state, 1 - state.to_move)
         ),
     }
     agree: dict[str, Counter[int]] = {name: Counter() for name in predictors}
@@ -265,21 +272,14 @@ def predictions(path: str, player: str) -> list[str]:
         first = race(record).first
         if first is None:
             continue
-        game = from_spec(record["game"])
-        state = game.initial_state()
-        ended = 0
-        for text in record["moves"]:
-            mover = state.to_move
-            state = state.apply(game.parse_move(state, text))
-            if state.to_move == mover and state.outcome is None:
-                continue
-            ended += 1
+        for ended, turn in enumerate(turns(record), 1):
             row = min(ended // 2, ROUNDS)
             asked[row] += 1
+            state = turn.end
             for name, mover_ahead in predictors.items():
                 ahead = state.to_move if mover_ahead(state) else 1 - state.to_move
                 agree[name][row] += ahead == first
-            if perched(state, mover):
+            if perched(state, turn.mover):
                 break
     lines = [f"tempo {ai._TEMPO:g}: who perched first, named at the turn ends of each round"]
     for row in sorted(asked):

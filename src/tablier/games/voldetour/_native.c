@@ -2054,20 +2054,21 @@ done:
     return result;
 }
 
-static PyObject *py_set_lord_weight(PyObject *self, PyObject *args) {
-    double w;
-    if (!PyArg_ParseTuple(args, "d", &w)) return NULL;
-    double previous = lord_weight;
-    lord_weight = w;
+/* set one of the evaluation's knobs from the call's one float; the previous value */
+static PyObject *set_knob(double *knob, PyObject *args) {
+    double value;
+    if (!PyArg_ParseTuple(args, "d", &value)) return NULL;
+    double previous = *knob;
+    *knob = value;
     return PyFloat_FromDouble(previous);
 }
 
+static PyObject *py_set_lord_weight(PyObject *self, PyObject *args) {
+    return set_knob(&lord_weight, args);
+}
+
 static PyObject *py_set_tempo(PyObject *self, PyObject *args) {
-    double t;
-    if (!PyArg_ParseTuple(args, "d", &t)) return NULL;
-    double previous = tempo;
-    tempo = t;
-    return PyFloat_FromDouble(previous);
+    return set_knob(&tempo, args);
 }
 
 static PyObject *py_set_playout_power(PyObject *self, PyObject *args) {
