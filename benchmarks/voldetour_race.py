@@ -46,7 +46,9 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from tablier.games import from_spec
+from tablier.ai.players import make_player
+from tablier.core.errors import TablierError
+from tablier.games import from_spec, get
 from tablier.games.voldetour import ai
 from tablier.games.voldetour.rules import VMove, VState
 
@@ -405,6 +407,14 @@ def main(argv: list[str] | None = None) -> int:
         "--tempo", type=float, default=None, help="for --predict: the evaluation's _TEMPO"
     )
     args = parser.parse_args(argv)
+    if args.seeds < 1 or args.max_plies < 1:
+        parser.error("--seeds and --max-plies must be 1 or more")
+    if args.play_on:
+        try:  # a bad spec stops it here, before any game is read or played
+            make_player(args.play_on, get("voldetour"))
+        except TablierError as error:
+            print(f"error: --play-on: {error}", file=sys.stderr)
+            return 2
     for path in args.files:
         try:
             if args.predict:

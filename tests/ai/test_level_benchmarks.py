@@ -480,6 +480,13 @@ def test_voldetour_race_plays_on_after_an_idle_turn_and_after_the_leapfrog(tmp_p
     assert "expert scored 2 after the turn played, 2 after the leapfrog, of 4" in out
     assert "the leapfrog better in 0, worse in 0, equal in 2" in out
     assert_refuses_bad_json(tmp_path, "voldetour_race.py", "--player", "expert", "--play-on", "x")
+    for bad, said in (
+        (["--play-on", "nosuch"], "unknown player 'nosuch'"),
+        (["--play-on", "random", "--seeds", "0"], "--seeds and --max-plies must be 1 or more"),
+    ):
+        done = run_script("voldetour_race.py", "--player", "expert", *bad, str(path))
+        assert done.returncode == 2 and said in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
     # --predict: at each turn end before the first perch, who the evaluation and the Lords'
     # squares name; game 0 perched on Black's eighth turn (turn end 15), game 6 on White's
     # seventh (14), game 3 later: its ends fill every round to 8+
