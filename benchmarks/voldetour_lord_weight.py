@@ -14,9 +14,14 @@ A's score and the sequential test on the game pairs (:mod:`tablier.ai.sprt`)::
     .venv/bin/python benchmarks/voldetour_lord_weight.py --summary FILE
 
 With ``--a-tempo T`` and ``--b-tempo T`` (0 by default) each player also evaluates with the
-side to move's lead ``T`` on the race's scale (``_TEMPO``; docs/ai.md "Tempo").
+side to move's lead ``T`` on the race's scale (``_TEMPO``; docs/ai.md "Tempo"), and with
+``--a-pin P`` and ``--b-pin P`` (0 by default) with what a Lord whose pillars are all blocked
+costs its side (``_PIN``; docs/ai.md "Pinned pillars"), and with ``--a-pillar C`` and
+``--b-pillar C`` (-1, none, by default) with the most that raising a square to the towers'
+height adds to a Lord's step there in the path distance (``_PILLAR``; docs/ai.md "A pillar is
+one put").
 
-The weight and the tempo are globals of the evaluation (of the compiled core too), set before
+The knobs are globals of the evaluation (of the compiled core too), set before
 each of a player's decisions, so the two players must not think at the same time: one game
 at a time.
 """
@@ -37,20 +42,31 @@ from tablier.core.game import Game, Move, State
 from tablier.games import get
 from tablier.games.voldetour import ai
 
+#: The evaluation's knobs a player may set (``ai._set_<knob>``), with each one's default.
+KNOBS = {"lord_weight": ai._LORD, "tempo": ai._TEMPO, "pin": ai._PIN, "pillar": ai._PILLAR}
+
+
+#: Each knob's global in :mod:`tablier.games.voldetour.ai`.
+_GLOBALS = {"lord_weight": "LORD", "tempo": "TEMPO", "pin": "PIN", "pillar": "PILLAR"}
+
 
 class Weighted(Player):
-    """A player whose decisions are made with the evaluation's Lord weight ``weight`` and its
-    tempo ``tempo``."""
+    """A player whose decisions are made with the evaluation's knobs set as ``knobs`` says
+    (the Lord weight ``lord_weight``, the ``tempo``, the ``pin``, the ``pillar`` cost; each
+    left out: its default in :data:`KNOBS`)."""
 
-    def __init__(self, inner: Player, weight: float, tempo: float = 0.0) -> None:
+    def __init__(self, inner: Player, knobs: dict[str, float]) -> None:
         self.inner = inner
-        self.weight = weight
-        self.tempo = tempo
-        self.name = f"{inner.name}@{weight:g}" + (f"+{tempo:g}" if tempo else "")
+        self.knobs = {**KNOBS, **knobs}
+        self.name = f"{inner.name}@{self.knobs['lord_weight']:g}" + "".join(
+            f"+{knob}{value:g}"
+            for knob, value in self.knobs.items()
+            if knob != "lord_weight" and value != KNOBS[knob]
+        )
 
     def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
-        ai._set_lord_weight(self.weight)
-        ai._set_tempo(self.tempo)
+        for knob, value in self.knobs.items():
+            getattr(ai, f"_set_{knob}")(value)  # looked up now: tests may watch the setters
         return self.inner.choose(state, progress)
 
     def reset(self) -> None:
@@ -60,16 +76,13 @@ class Weighted(Player):
         self.inner.remember(state)
 
 
-def _weights(a: float, b: float, a_tempo: float = 0.0, b_tempo: float = 0.0) -> Any:
-    """A ``make`` for :func:`play_game`: the spec ``SPEC#a`` or ``SPEC#b`` gets its weight
-    and its tempo."""
+def _weights(a: dict[str, float], b: dict[str, float]) -> Any:
+    """A ``make`` for :func:`play_game`: the spec ``SPEC#a`` or ``SPEC#b`` gets the knobs
+    ``a`` or ``b``."""
 
     def make(spec: str, game: Game[Any, Any], seed: int = 0) -> Player:
         base, side = spec.rsplit("#", 1)
-        player = make_player(base, game, seed=seed)
-        if side == "a":
-            return Weighted(player, a, a_tempo)
-        return Weighted(player, b, b_tempo)
+        return Weighted(make_player(base, game, seed=seed), a if side == "a" else b)
 
     return make
 
@@ -99,6 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--b", type=float, default=0.0, help="B's Lord weight")
     parser.add_argument("--a-tempo", type=float, default=ai._TEMPO, help="A's tempo")
     parser.add_argument("--b-tempo", type=float, default=ai._TEMPO, help="B's tempo")
+    parser.add_argument("--a-pin", type=float, default=ai._PIN, help="A's pin")
+    parser.add_argument("--b-pin", type=float, default=ai._PIN, help="B's pin")
+    parser.add_argument("--a-pillar", type=int, default=int(ai._PILLAR), help="A's pillar cost")
+    parser.add_argument("--b-pillar", type=int, default=int(ai._PILLAR), help="B's pillar cost")
     parser.add_argument("--spec", default="hard:iterations=200,seconds=none")
     parser.add_argument("--pieces", default="default")
     parser.add_argument("--games", type=int, default=30)
@@ -116,8 +133,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: cannot read the records: {error}", file=sys.stderr)
             return 2
     game = get("voldetour", pieces=args.pieces)
-    make = _weights(args.a, args.b, args.a_tempo, args.b_tempo)
-    kept, kept_tempo = ai._LORD, ai._TEMPO
+    make = _weights(
+        {"lord_weight": args.a, "tempo": args.a_tempo, "pin": args.a_pin, "pillar": args.a_pillar},
+        {"lord_weight": args.b, "tempo": args.b_tempo, "pin": args.b_pin, "pillar": args.b_pillar},
+    )
+    kept = {knob: getattr(ai, f"_{name}") for knob, name in _GLOBALS.items()}
     try:
         for i in range(args.first, args.first + args.games):
             record = play_game(
@@ -134,8 +154,8 @@ def main(argv: list[str] | None = None) -> int:
                     out.write(json.dumps(record) + "\n")
             print(f"game {i}: {record['reason']} after {record['plies']}, A {record['score_a']}")
     finally:
-        ai._set_lord_weight(kept)
-        ai._set_tempo(kept_tempo)
+        for knob, value in kept.items():
+            getattr(ai, f"_set_{knob}")(value)
     return 0
 
 

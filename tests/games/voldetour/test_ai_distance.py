@@ -17,9 +17,12 @@ pytestmark = pytest.mark.usefixtures("engine")
 STEP, LEVEL, SLOPE = vold_ai.STEP, vold_ai.LEVEL, vold_ai.SLOPE
 
 
-def _slow_distance(state: VState, player: int, walls: frozenset[int] = frozenset()) -> int:
+def _slow_distance(
+    state: VState, player: int, walls: frozenset[int] = frozenset(), pillar: int = -1
+) -> int:
     """Dijkstra over (square, height), one square at a time, with the rules' own Lord step;
-    never onto a square of ``walls``."""
+    never onto a square of ``walls``; with ``pillar`` 0 or more, raising a square to the
+    towers' height for a step there adds at most that (``ai._PILLAR``)."""
     ps = state.game.pieceset
     grid = ps.grid
     b = state.board
@@ -52,7 +55,10 @@ def _slow_distance(state: VState, player: int, walls: frozenset[int] = frozenset
                 continue
             for h2 in (h - 1, h, h + 1):
                 if 0 <= h2 <= H and top <= h2 and (h2 != h or top < h2):
-                    extra = (SLOPE if h2 != h else 0) + LEVEL * (h2 - top)
+                    raised = LEVEL * (h2 - top)
+                    if h == h2 == H and 0 <= pillar < raised:
+                        raised = pillar
+                    extra = (SLOPE if h2 != h else 0) + raised
                     heapq.heappush(heap, (cost + STEP + extra, t, h2))
     return vold_ai.BLOCKED
 
@@ -186,6 +192,54 @@ def test_the_tempo_is_the_side_to_moves_lead_in_both_evaluations():
         assert any(a > b for a, b in zip(led, plain, strict=True))
     finally:
         vold_ai._set_tempo(previous)
+
+
+def test_a_pillar_is_one_put_when_the_knob_says_so():
+    # _PILLAR (none in play) bounds what raising a square to the towers' height adds to a
+    # step there: a pillar stood up is one put (docs/ai.md, "A pillar is one put").  On the
+    # empty board at 1, Black's Lord walks at the top: 13 squares raised, then the tower.
+    g = game()
+    start = g.initial_state()
+    rng = random.Random(13)
+    states = [s for s in (built_position(g, rng) for _ in range(30)) if s.outcome is None]
+    previous = vold_ai._set_pillar(1)
+    try:
+        assert previous == -1.0
+        assert vold_ai.path_distance(start, 0) == 13 * (STEP + 1) + STEP
+        for state in states:
+            for p in (0, 1):
+                assert vold_ai.path_distance(state, p) == _slow_distance(state, p, pillar=1)
+        assert [vold_ai.evaluate(s) for s in states] == pytest.approx(
+            [vold_ai._evaluate_pure(s) for s in states], abs=1e-9
+        )
+    finally:
+        vold_ai._set_pillar(previous)
+    assert vold_ai.path_distance(start, 0) == 32
+
+
+def test_a_pinned_lord_pays_the_pin_in_both_evaluations():
+    # _PIN (0 in play): a Lord at the towers' height whose pillars are all blocked (its own
+    # under it, the other under the enemy Lord, who stepped onto it) costs its side that much
+    # on the race's scale (docs/ai.md, "Pinned pillars").
+    g = game()
+    pinned = g.parse_position_body("turn=9 lords=e5,f6 black=B113@e5:1x1x3,B123@e6:2x1x3 white=-")
+    # the same with White's Lord gone on: the 1x2x3 is free again
+    freed = g.parse_position_body("turn=9 lords=e5,g7 black=B113@e5:1x1x3,B123@e6:2x1x3 white=-")
+    held = play(freed, "B123")  # the 1x2x3 taken up: in hand, free
+    assert vold_ai._pinned(pinned, 0) and not vold_ai._pinned(pinned, 1)
+    assert not vold_ai._pinned(freed, 0)
+    assert held.hand is not None and not vold_ai._pinned(held, 0)
+    states = [pinned, freed, held]
+    plain = [vold_ai.evaluate(s) for s in states]
+    previous = vold_ai._set_pin(4.0)
+    try:
+        assert previous == 0.0
+        pinning = [vold_ai.evaluate(s) for s in states]
+        assert pinning == pytest.approx([vold_ai._evaluate_pure(s) for s in states], abs=1e-9)
+    finally:
+        vold_ai._set_pin(previous)
+    assert pinning[0] < plain[0]  # Black, to move, pinned
+    assert pinning[1:] == pytest.approx(plain[1:], abs=1e-12)
 
 
 def test_a_blocked_lord_is_far_not_lost():

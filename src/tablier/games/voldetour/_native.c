@@ -1174,6 +1174,10 @@ static int nearest(const PS *ps, u128 foot, int target) {
     return best;
 }
 
+/* ai._PILLAR: what raising a square to the towers' height adds to a step there, at most
+   (a pillar stood up is one put; ai._set_pillar); negative: LEVEL per level, as below */
+static double pillar_cost = -1.0;
+
 /* ai._path_distance_pure; walls: squares the path may neither cross nor end on (0 in play) */
 static int path_distance(const PS *ps, const St *s, const Bd *b, int player, u128 walls) {
     int H = ps->TH, target = ps->towers[1 - player], start = s->lords[player];
@@ -1201,8 +1205,12 @@ static int path_distance(const PS *ps, const St *s, const Bd *b, int player, u12
             int climb = h2 != h ? SLOPE : 0;
             for (int k = 0; k <= h2; k++) {
                 if (buildable[k] && (climb || k < h2)) {
+                    int raise = LEVEL * (h2 - k);
+                    /* ai._PILLAR: at the towers' height, a square raised to it in one put */
+                    if (h == H && h2 == H && pillar_cost >= 0 && raise > pillar_cost)
+                        raise = (int)pillar_cost;
                     vh[h][nv[h]] = h2;
-                    vc[h][nv[h]] = STEP + climb + LEVEL * (h2 - k);
+                    vc[h][nv[h]] = STEP + climb + raise;
                     vs[h][nv[h]] = buildable[k];
                     nv[h]++;
                 }
@@ -1278,6 +1286,23 @@ static double lord_weight = 2.0;
 /* ai._TEMPO: the side to move's lead in the race for its turn under way (ai._set_tempo) */
 static double tempo = 0.0;
 
+/* ai._PIN: what a Lord at the towers' height with none of its pillars free costs in the race
+   (ai._set_pin) */
+static double pin_weight = 0.0;
+
+/* ai._pinned: the player's Lord at the towers' height, and each of its pillars (the block
+   kinds as tall as the tower) placed and blocked (under a Lord, covered or enclosed) */
+static int pinned(const PS *ps, const St *s, const Bd *b, int player) {
+    if (height(ps, b, s->lords[player]) != ps->TH) return 0;
+    int nb = ps->nb;
+    for (int k = 0; k < nb; k++) {
+        if (!ps->tall[k]) continue;
+        const BPl *pl = &s->blk[player * nb + k];
+        if (pl->oid < 0 || !block_blocked(ps, b, pl)) return 0;
+    }
+    return 1;
+}
+
 /* ai._near: a path distance on a scale where a step near the goal counts more */
 static double near_scale(int d) {
     return sqrt(40.0 * (d < 40 ? d : 40));
@@ -1291,6 +1316,7 @@ static double evaluate(const PS *ps, const St *s, const Bd *b) {
     race += lord_weight * (manhattan(ps, s->lords[1 - p], ps->towers[p]) -
                            manhattan(ps, s->lords[p], ps->towers[1 - p]));
     race += tempo;
+    if (pin_weight != 0.0) race += pin_weight * (pinned(ps, s, b, 1 - p) - pinned(ps, s, b, p));
     double st = stuck(ps, s, 1 - p) - stuck(ps, s, p);
     double value = 0.5 * tanh(0.2 * race + st) + 0.5 * race / 40 + 0.5 * st;
     return value < -1.0 ? -1.0 : value > 1.0 ? 1.0 : value;
@@ -2071,6 +2097,14 @@ static PyObject *py_set_tempo(PyObject *self, PyObject *args) {
     return set_knob(&tempo, args);
 }
 
+static PyObject *py_set_pillar(PyObject *self, PyObject *args) {
+    return set_knob(&pillar_cost, args);
+}
+
+static PyObject *py_set_pin(PyObject *self, PyObject *args) {
+    return set_knob(&pin_weight, args);
+}
+
 static PyObject *py_set_playout_power(PyObject *self, PyObject *args) {
     double p;
     if (!PyArg_ParseTuple(args, "d", &p)) return NULL;
@@ -2090,6 +2124,12 @@ static PyMethodDef methods[] = {
      "previous one."},
     {"set_tempo", py_set_tempo, METH_VARARGS,
      "set_tempo(tempo) -> float: set the evaluation's lead of the side to move (ai._TEMPO);\n"
+     "the previous one."},
+    {"set_pillar", py_set_pillar, METH_VARARGS,
+     "set_pillar(cost) -> float: set the most a square raised to the towers' height adds to a\n"
+     "step there (ai._PILLAR, whole; negative: no bound); the previous one."},
+    {"set_pin", py_set_pin, METH_VARARGS,
+     "set_pin(weight) -> float: set what a Lord with no free pillar costs the race (ai._PIN);\n"
      "the previous one."},
     {"set_playout_power", py_set_playout_power, METH_VARARGS,
      "set_playout_power(power) -> float: set the power of the weighted playouts' priors\n"

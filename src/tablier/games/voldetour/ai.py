@@ -40,7 +40,10 @@ is built as if the pieces were at hand; once the reserves are empty that
 made a piece put near the enemy tower read as progress while the Lord stood
 on its pillars, and games stalled at the decision limit (docs/ai.md, "The
 Lord's own squares").  ``_TEMPO`` (0) would add to the race of the side to
-move; it is a knob for the benchmarks (docs/ai.md, "Tempo": no gain in play).
+move; it is a knob for the benchmarks (docs/ai.md, "Tempo": no gain in play), as are
+``_PIN`` (what a Lord whose pillars are all blocked costs its side) and ``_PILLAR`` (the path
+distance's bound on raising a square to the towers' height: a pillar is one put; docs/ai.md,
+"Pinned pillars" and "A pillar is one put").
 
 When the compiled core is built (see ``rules.py``), :func:`path_distance`,
 :func:`evaluate` and :func:`move_prior` are computed by it (the Python
@@ -120,6 +123,13 @@ _LORD = 2.0
 #: The side to move's lead on the race's scale, for the turn it has under way (0: none; a
 #: knob for the benchmarks that compare values, ``_set_tempo``).
 _TEMPO = 0.0
+#: What a Lord at the towers' height with none of its pillars free (:func:`_pinned`) costs on
+#: the race's scale (0: nothing; a knob for the benchmarks, ``_set_pin``).
+_PIN = 0.0
+#: At most what raising a square to the towers' height adds to a Lord's step there in
+#: :func:`path_distance` (a pillar stood up is one put, whatever the levels; negative: no
+#: bound, ``LEVEL`` per level).  A knob for the benchmarks, ``_set_pillar``.
+_PILLAR = -1.0
 
 
 def _distance(grid: BitGrid, a: int, b: int) -> int:
@@ -187,7 +197,10 @@ def _path_distance_pure(state: VState, player: int, walls: int = 0) -> int:
                 for k in range(h2 + 1):
                     squares = buildable[k]
                     if squares and (climb or k < h2):  # else nothing, or a plain step
-                        row.append((h2, STEP + climb + LEVEL * (h2 - k), squares))
+                        raise_ = LEVEL * (h2 - k)
+                        if h == h2 == H and 0 <= _PILLAR < raise_:
+                            raise_ = int(_PILLAR)  # a pillar stood up is one put
+                        row.append((h2, STEP + climb + raise_, squares))
         virtual.append(row)
     shifts = grid.shifts
     step = state.lord_step
@@ -272,6 +285,63 @@ def _set_tempo(tempo: float) -> float:
     return previous
 
 
+def _set_pillar(cost: float) -> float:
+    """Make ``cost`` (whole; negative: none) the path distance's ``_PILLAR``, in Python and in
+    the compiled core alike; the previous one.  For benchmarks, not for play.
+
+    >>> previous = _set_pillar(1)
+    >>> _set_pillar(previous)
+    1.0
+    """
+    global _PILLAR
+    previous, _PILLAR = _PILLAR, float(int(cost))
+    if rules._native is not None:
+        rules._native.set_pillar(_PILLAR)
+    return previous
+
+
+def _set_pin(weight: float) -> float:
+    """Make ``weight`` the evaluation's ``_PIN``, in Python and in the compiled core alike;
+    the previous one.  For benchmarks that play two values against each other in one
+    process (``benchmarks/voldetour_lord_weight.py --a-pin``), not for play.
+
+    >>> previous = _set_pin(4.0)
+    >>> _set_pin(previous)
+    4.0
+    """
+    global _PIN
+    previous, _PIN = _PIN, float(weight)
+    if rules._native is not None:
+        rules._native.set_pin(_PIN)
+    return previous
+
+
+def _pinned(state: VState, player: int) -> bool:
+    """Whether ``player``'s Lord stands at the towers' height with each of its pillars (the
+    blocks as tall as the tower) on the board and blocked: under a Lord (its own, under it;
+    the enemy's, stepped onto it), covered or enclosed.  Such a Lord cannot leapfrog until a
+    pillar is freed: the Lords' meeting, where each steps onto the other's trailing pillar,
+    leaves one side so (docs/ai.md, "Pinned pillars").
+
+    >>> from tablier.games import get
+    >>> game = get("voldetour")
+    >>> state = game.parse_position_body(
+    ...     "turn=9 lords=e5,f6 black=B113@e5:1x1x3,B123@e6:2x1x3 white=-")
+    >>> _pinned(state, 0), _pinned(state, 1)
+    (True, False)
+    """
+    ps = state.game.pieceset
+    b = state.board
+    if b.height(state.lords[player]) != ps.tower_height:
+        return False
+    nb = len(ps.blocks)
+    for k in _tall_kinds(ps):
+        placed = state.blocks[player * nb + k]
+        if placed is None or not state.block_blocked(b, placed):
+            return False
+    return True
+
+
 def _stuck(state: VState, player: int) -> float:
     """How urgent leaving the tower is for ``player``; once the Lord has left, ``_HOME``
     while it idles next to its own tower, else 0."""
@@ -298,6 +368,8 @@ def _evaluate_pure(state: VState) -> float:
     p = state.to_move
     race = _near(path_distance(state, 1 - p)) - _near(path_distance(state, p))
     race += _LORD * (lord_distance(state, 1 - p) - lord_distance(state, p)) + _TEMPO
+    if _PIN:
+        race += _PIN * (_pinned(state, 1 - p) - _pinned(state, p))
     stuck = _stuck(state, 1 - p) - _stuck(state, p)
     # half a saturating race term, half a linear one: a large lead still gains by growing
     value = 0.5 * math.tanh(_SCALE * race + stuck) + 0.5 * race / _CAP + 0.5 * stuck
