@@ -15,7 +15,14 @@ named by ``--player`` (its spec's name) against its opponent in each game:
   move was legal at the turn's last decision (the pieces put did not free the Lord) and
   *chosen* where one was;
 - whether the Lords *met* before the first perch (stood side by side at some point: neither
-  can step onto or over the other, so each stood in the other's way) and who won then::
+  can step onto or over the other, so each stood in the other's way) and who won then;
+- the *tempo* (:func:`leader`: Black is a tempo ahead where its first turn, the opening's
+  random decisions and its own, took its Lord two squares on, else White), who perched first
+  by it, and the openings (each played once with each colour: games ``2k`` and ``2k + 1``)
+  whose two games one colour won;
+- the games where the side a tempo ahead walked its Lord below the towers' height before the
+  first perch, and those where one side alone stood *pinned* (``ai._pinned``: at the towers'
+  height, its pillars all blocked)::
 
     .venv/bin/python benchmarks/voldetour_race.py --player expert \\
         benchmarks/records/2026-12-02-voldetour-expert-hard-lasting.jsonl
@@ -34,7 +41,15 @@ and the player's score from each is reported::
     .venv/bin/python benchmarks/voldetour_race.py --player expert \
         --play-on "hard:iterations=200,seconds=none" --seeds 6 FILE
 
-An unreadable file or game: one line, exit 2.
+Does a player walk down again?  With ``--descents SPEC``, SPEC plays ``--seeds`` times the
+first turn on which the side a tempo ahead walked its Lord below the towers' height, from
+that turn's start (``--pillar C`` sets the path distance's ``_PILLAR`` first), and the turns
+that end below it again are counted::
+
+    .venv/bin/python benchmarks/voldetour_race.py --player expert --descents hard \\
+        --seeds 2 [--pillar 1] FILE
+
+An unreadable file or game, or a bad spec: one line, exit 2.
 """
 
 from __future__ import annotations
@@ -133,23 +148,63 @@ class Race(NamedTuple):
     chosen: tuple[int, int]
     #: whether the two Lords stood within :data:`MEET` squares of each other before
     met: bool
+    #: per side, whether its Lord ended one of its turns (its first left out) below the
+    #: towers' height before
+    down: tuple[bool, bool] = (False, False)
+    #: per side, whether its Lord stood pinned (``ai._pinned``: at the towers' height, each of
+    #: its pillars blocked) at one of the turn ends before
+    pinned: tuple[bool, bool] = (False, False)
 
 
 def race(record: dict[str, Any]) -> Race:
     """The race of a recorded game (``record["game"]`` and ``record["moves"]``)."""
     stuck = [0, 0]
     chosen = [0, 0]
+    down = [False, False]
+    pinned = [False, False]
     met = False
-    grid = from_spec(record["game"]).pieceset.grid
+    pieceset = from_spec(record["game"]).pieceset
+    grid = pieceset.grid
+    first, own = None, 0
     for turn in turns(record):
         # Lords move only by a Lord move, which ends the turn: the turn ends see every meeting
         (c1, r1), (c2, r2) = (grid.coord(lord) for lord in turn.end.lords)
         met = met or abs(c1 - c2) + abs(r1 - r2) <= MEET
         if _idle(turn):
             (chosen if _lord_left(turn) else stuck)[turn.mover] += 1
+        for side in (0, 1):
+            pinned[side] = pinned[side] or ai._pinned(turn.end, side)
+        lord = turn.end.lords[turn.mover]
+        if turn.own > 1 and turn.end.board.height(lord) != pieceset.tower_height:
+            down[turn.mover] = True
         if perched(turn.end, turn.mover):
-            return Race(turn.mover, turn.own, (stuck[0], stuck[1]), (chosen[0], chosen[1]), met)
-    return Race(None, 0, (stuck[0], stuck[1]), (chosen[0], chosen[1]), met)
+            first, own = turn.mover, turn.own
+            break
+    return Race(
+        first,
+        own,
+        (stuck[0], stuck[1]),
+        (chosen[0], chosen[1]),
+        met,
+        (down[0], down[1]),
+        (pinned[0], pinned[1]),
+    )
+
+
+#: Squares Black's Lord gains on its first turn when that turn is a leapfrog (a 1x2x3 stood
+#: beside the tower): the race's tempo then stays with Black (:func:`leader`).
+LEAP = 2
+
+
+def leader(record: dict[str, Any]) -> int:
+    """The side a tempo ahead in the race once Black's first turn (the opening's random
+    decisions, then Black's own) is over: Black where its Lord gained :data:`LEAP` squares
+    on that turn, else White.  Both sides leapfrogging on their two pillars gain 2, 1, 2, 1…
+    squares a turn, so from the 14 squares between each tower and the other both perch (12
+    gained) on their eighth turn, Black first, unless its first turn gained less."""
+    first = next(turns(record))
+    gained = ai.lord_distance(first.start, 0) - ai.lord_distance(first.end, 0)
+    return 0 if gained >= LEAP else 1
 
 
 def advance(state: VState) -> list[VMove] | None:
@@ -214,6 +269,53 @@ def first_idle(record: dict[str, Any], side: int) -> Idle | None:
         if perched(turn.end, turn.mover):
             return None
     return None
+
+
+def first_descent(record: dict[str, Any]) -> Turn | None:
+    """The first turn (its player's first left out) before the first perch after which the
+    Lord of the side a tempo ahead (:func:`leader`) stood below the towers' height; None
+    where there is none."""
+    ahead = leader(record)
+    top = from_spec(record["game"]).pieceset.tower_height
+    for turn in turns(record):
+        lord = turn.end.lords[ahead]
+        if turn.mover == ahead and turn.own > 1 and turn.end.board.height(lord) != top:
+            return turn
+        if perched(turn.end, turn.mover):
+            return None
+    return None
+
+
+def replay_descents(path: str, player: str, spec: str, seeds: int) -> list[str]:
+    """The lines reporting, for each game of ``player`` in ``path`` (either side) with a
+    :func:`first_descent`, how many of ``seeds`` turns that ``spec`` plays from that turn's
+    start (seeds 0 to ``seeds - 1``) end with its Lord below the towers' height again."""
+    lines: list[str] = []
+    down = played = 0
+    for record, side in played_games(path, player):
+        turn = first_descent(record)
+        if turn is None:
+            continue
+        top = turn.start.game.pieceset.tower_height
+        below = 0
+        for seed in range(seeds):
+            mover = make_player(spec, turn.start.game, seed=seed)
+            state = turn.start
+            while state.outcome is None and state.to_move == turn.mover:
+                state = state.apply(mover.choose(state))
+            below += state.board.height(state.lords[turn.mover]) != top
+        down += below
+        played += seeds
+        whose = player if turn.mover == side else "the opponent"
+        lines.append(
+            f"game {record['index']}: {whose} walked down on its turn {turn.own}"
+            f" ({' '.join(turn.decisions)}); {spec} again: {below} of {seeds}"
+        )
+    lines.append(
+        f"{len(lines)} first descents of the side a tempo ahead, {spec} from their starts:"
+        f" {down} of {played} turns end below the towers' height"
+    )
+    return lines
 
 
 def play_on_idle(path: str, player: str, spec: str, seeds: int, max_plies: int) -> list[str]:
@@ -307,9 +409,26 @@ def survey(path: str, player: str) -> list[str]:
     even: Counter[str] = Counter()  # games where neither idled: who perched first
     meetings: Counter[tuple[bool, bool]] = Counter()  # (the Lords met, player won)
     lone: Counter[bool] = Counter()  # games where one side alone idled: did the idler lose?
+    # by (the colour ahead, who perched first); by (the player ahead, the player perched first)
+    colours: Counter[tuple[int, int | None]] = Counter()
+    tempo: Counter[tuple[bool, bool]] = Counter()
+    # by (whose lead, the leader went below the towers' height, the leader perched first)
+    descents: Counter[tuple[str, bool, bool]] = Counter()
+    pins: Counter[bool] = Counter()  # games where one side alone stood pinned: did it perch first?
+    pairs: dict[int, list[tuple[int, Any, int]]] = {}  # opening -> [(side, winner, ahead)]
     for record, side in played_games(path, player):
         got = race(record)
         won = record.get("winner") == side
+        ahead = leader(record)
+        colours[ahead, got.first] += 1
+        if got.first is not None:
+            whose = "player" if ahead == side else "opponent"
+            descents[whose, got.down[ahead], got.first == ahead] += 1
+            for s in (0, 1):
+                if got.pinned[s] and not got.pinned[1 - s]:
+                    pins[got.first == s] += 1
+        tempo[ahead == side, got.first == side] += 1
+        pairs.setdefault(record["index"] // 2, []).append((side, record.get("winner"), ahead))
         results[won] += 1
         who = "nobody" if got.first is None else "player" if got.first == side else "opponent"
         firsts[who, won] += 1
@@ -364,6 +483,22 @@ def survey(path: str, player: str) -> list[str]:
             f"  in the {lone[True] + lone[False]} where one side alone idled, the idler lost"
             f" {lone[True]}"
         )
+    lines.extend(_tempo_lines(player, colours, tempo, pairs))
+    if pins:
+        lines.append(
+            f"  in the {pins[True] + pins[False]} where one side alone stood pinned (its pillars"
+            f" all blocked), it perched first in {pins[True]}"
+        )
+    for whose in ("player", "opponent"):
+        name = player if whose == "player" else "the opponent"
+        for went in (True, False):
+            n = descents[whose, went, True] + descents[whose, went, False]
+            if n:
+                lines.append(
+                    f"  {name} a tempo ahead and {'went below' if went else 'stayed at'} the"
+                    f" towers' height before the first perch in {n}: perched first in"
+                    f" {descents[whose, went, True]}"
+                )
     for met in (True, False):
         n = meetings[met, True] + meetings[met, False]
         if n:
@@ -385,6 +520,42 @@ def survey(path: str, player: str) -> list[str]:
     return lines
 
 
+def _tempo_lines(
+    player: str,
+    colours: Counter[tuple[int, int | None]],
+    tempo: Counter[tuple[bool, bool]],
+    pairs: dict[int, list[tuple[int, Any, int]]],
+) -> list[str]:
+    """:func:`survey`'s lines on the tempo (:func:`leader`) and on the opening pairs (games
+    ``2k`` and ``2k + 1`` of a match play opening ``k`` once with each colour)."""
+    lines = []
+    for colour, name in ((0, "Black"), (1, "White")):
+        n = sum(count for (ahead, _), count in colours.items() if ahead == colour)
+        if n:
+            lines.append(
+                f"  {name} a tempo ahead after Black's first turn in {n}:"
+                f" {name} perched first in {colours[colour, colour]}"
+            )
+    for ahead in (True, False):
+        n = tempo[ahead, True] + tempo[ahead, False]
+        if n:
+            lines.append(
+                f"  {player} a tempo {'ahead' if ahead else 'behind'} in {n}:"
+                f" {player} perched first in {tempo[ahead, True]}"
+            )
+    both = [games for games in pairs.values() if len(games) == 2]
+    if both:
+        same = [g for g in both if g[0][1] == g[1][1] is not None]
+        leading = sum(g[0][1] == g[0][2] == g[1][2] for g in same)
+        swept = Counter(sum(winner == side for side, winner, _ in g) for g in both)
+        lines.append(
+            f"  {len(both)} openings played with both colours: the same colour won both in"
+            f" {len(same)} (the colour a tempo ahead in {leading}); {player} won both in"
+            f" {swept[2]}, the opponent in {swept[0]}"
+        )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="+", metavar="FILE")
@@ -396,7 +567,9 @@ def main(argv: list[str] | None = None) -> int:
         help="instead: at the player's first idle turn by choice in each game, SPEC plays both"
         " sides on after it and after the leapfrog beside it",
     )
-    parser.add_argument("--seeds", type=int, default=6, help="for --play-on: games from each")
+    parser.add_argument(
+        "--seeds", type=int, default=6, help="games (--play-on) or turns (--descents) from each"
+    )
     parser.add_argument("--max-plies", type=int, default=400, help="for --play-on")
     parser.add_argument(
         "--predict",
@@ -406,21 +579,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tempo", type=float, default=None, help="for --predict: the evaluation's _TEMPO"
     )
+    parser.add_argument(
+        "--descents",
+        metavar="SPEC",
+        help="instead: SPEC plays again, --seeds times, the first turn on which the side a"
+        " tempo ahead walked its Lord below the towers' height",
+    )
+    parser.add_argument(
+        "--pillar", type=int, default=None, help="for --descents: the path distance's _PILLAR"
+    )
     args = parser.parse_args(argv)
     if args.seeds < 1 or args.max_plies < 1:
         parser.error("--seeds and --max-plies must be 1 or more")
-    if args.play_on:
+    for flag, spec in (("--play-on", args.play_on), ("--descents", args.descents)):
         try:  # a bad spec stops it here, before any game is read or played
-            make_player(args.play_on, get("voldetour"))
+            if spec:
+                make_player(spec, get("voldetour"))
         except TablierError as error:
-            print(f"error: --play-on: {error}", file=sys.stderr)
+            print(f"error: {flag}: {error}", file=sys.stderr)
             return 2
+    if args.pillar is not None:
+        ai._set_pillar(args.pillar)
     for path in args.files:
         try:
             if args.predict:
                 if args.tempo is not None:
                     ai._set_tempo(args.tempo)
                 lines = predictions(path, args.player)
+            elif args.descents:
+                lines = replay_descents(path, args.player, args.descents, args.seeds)
             elif args.play_on:
                 lines = play_on_idle(path, args.player, args.play_on, args.seeds, args.max_plies)
             else:

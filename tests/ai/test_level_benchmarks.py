@@ -412,7 +412,7 @@ def test_voldetour_race_finds_the_first_lord_perched_and_the_idle_turns(tmp_path
     kept = [record for record in kept if record["index"] in (0, 6)]
     assert race.race(kept[0]) == race.Race(0, 8, (0, 0), (0, 0), met=False)
     # (in game 6 `hard`'s Lord came to d5, beside `expert`'s on d6)
-    assert race.race(kept[1]) == race.Race(1, 7, (0, 0), (1, 0), met=True)
+    assert race.race(kept[1]) == race.Race(1, 7, (0, 0), (1, 0), met=True, pinned=(True, True))
     cut = {"index": 9, "game": kept[0]["game"], "first": "expert", "second": "hard"}
     cut |= {"moves": kept[0]["moves"][:12], "plies": 12, "reason": "move-limit"}
     assert race.race(cut) == race.Race(None, 0, (0, 0), (0, 0), met=False)
@@ -441,6 +441,71 @@ def test_voldetour_race_finds_the_first_lord_perched_and_the_idle_turns(tmp_path
     done = run_script("voldetour_race.py", "--player", "expert", str(other))
     assert done.returncode == 2 and "game 1" in done.stderr and done.stderr.count("\n") == 1
     assert_refuses_bad_json(tmp_path, "voldetour_race.py", "--player", "expert")
+
+
+def test_voldetour_race_names_the_side_a_tempo_ahead_and_the_openings_won_twice(tmp_path):
+    """Games 0-3 and 14 of the match of 2026-12-02, read from their records: Black's first
+    turn in games 0-3 stood its 1x2x3 beside the tower and took its Lord two squares on
+    (Black a tempo ahead), in game 14 it put a 1x2x2 and ended (White ahead).  `expert` was
+    Black in games 0 and 2 and perched first in both, White in 1 (lost) and 3 (perched first
+    from behind); opening 0 (games 0, 1) went to Black twice, opening 1 to `expert`."""
+    race = _module("voldetour_race")
+    source = BENCH / "records" / "2026-12-02-voldetour-expert-hard-lasting.jsonl"
+    records = {r["index"]: r for r in map(json.loads, source.read_text().splitlines())}
+    assert [race.leader(records[i]) for i in (0, 1, 2, 3, 14)] == [0, 0, 0, 0, 1]
+    assert records[14]["moves"][:4] == ["B122", "B122@h6:2x1x2", "end", "B123"]
+    path = tmp_path / "four.jsonl"
+    path.write_text("".join(json.dumps(records[i]) + "\n" for i in range(4)))
+    out = run("voldetour_race.py", "--player", "expert", "--quiet", str(path))
+    assert "Black a tempo ahead after Black's first turn in 4: Black perched first in 3" in out
+    assert "White a tempo ahead" not in out
+    assert "expert a tempo ahead in 2: expert perched first in 2" in out
+    assert "expert a tempo behind in 2: expert perched first in 1" in out
+    assert (
+        "2 openings played with both colours: the same colour won both in 1 (the colour a tempo"
+        " ahead in 1); expert won both in 1, the opponent in 0"
+    ) in out
+    assert (
+        "expert a tempo ahead and stayed at the towers' height before the first perch in 2:"
+        " perched first in 2"
+    ) in out
+    # game 3 the only one with one side alone pinned (game 1 both, 0 and 2 neither)
+    assert (
+        "in the 1 where one side alone stood pinned (its pillars all blocked), it perched"
+        " first in 0"
+    ) in out
+    lone = tmp_path / "lone.jsonl"  # an opening played once: no pair to count
+    lone.write_text(json.dumps(records[14]) + "\n")
+    out = run("voldetour_race.py", "--player", "expert", "--quiet", str(lone))
+    assert "White a tempo ahead after Black's first turn in 1" in out
+    assert "openings played with both colours" not in out
+    # game 7: `expert` (White, a tempo ahead) stood its 1x2x3 lying on f3, two levels high,
+    # and walked down onto it on its fifth turn; `hard` perched first, on its ninth
+    assert race.race(records[7]) == race.Race(0, 9, (0, 0), (0, 0), True, (False, True))
+    assert records[7]["moves"][31:35] == ["B123", "B123@f3:1x3x2", "Se1", "S@f5+2:n"]
+    assert race.race(records[0]).down == (False, False)
+    # game 3: `hard` (Black) pinned from `expert`'s fifth turn on, its 1x2x3 under its own
+    # Lord on f6, its 1x1x3 under `expert`'s, which stepped onto e5; `expert` never was
+    assert [race.race(records[i]).pinned for i in (0, 3)] == [(False, False), (True, False)]
+    assert "Lg5-f5-e5" in records[3]["moves"]
+    lone.write_text(json.dumps(records[7]) + "\n")
+    out = run("voldetour_race.py", "--player", "expert", "--quiet", str(lone))
+    assert (
+        "expert a tempo ahead and went below the towers' height before the first perch in 1:"
+        " perched first in 0"
+    ) in out
+    # --descents plays that turn again from its start: `hard` at 100 simulations leapfrogs
+    down = race.first_descent(records[7])
+    assert (down.mover, down.own) == (1, 5) and race.first_descent(records[0]) is None
+    assert down.decisions == ["B123", "B123@f3:1x3x2", "Se1", "S@f5+2:n", "Lf6-f4-f3"]
+    spec = "hard:iterations=100,seconds=none"
+    out = run("voldetour_race.py", "--player", "expert", "--descents", spec, "--seeds", "1",
+              str(lone))  # fmt: skip
+    assert "game 7: expert walked down on its turn 5 (B123 B123@f3:1x3x2" in out
+    assert f"1 first descents of the side a tempo ahead, {spec} from their starts: 0 of 1" in out
+    for bad, said in ((["--descents", "nosuch"], "unknown player 'nosuch'"),):
+        done = run_script("voldetour_race.py", "--player", "expert", *bad, str(lone))
+        assert done.returncode == 2 and said in done.stderr and done.stderr.count("\n") == 1
 
 
 def test_voldetour_race_plays_on_after_an_idle_turn_and_after_the_leapfrog(tmp_path):
