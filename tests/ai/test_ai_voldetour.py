@@ -203,3 +203,51 @@ def test_a_level_without_repeat_draw_remembers_nothing():
     player = make_player("hard:iterations=50,seconds=none,repeat_draw=off", state.game)
     player.choose(state)
     assert not player._seen
+
+
+def test_expert_plays_with_its_knobs_and_sets_them_back(monkeypatch):
+    # expert's profile (Level.knobs "expert") sets Voldétour's LEVEL_KNOBS["expert"] (a
+    # pillar is one put) around each decision and what was set before after it; a level
+    # without a profile, or with knobs=none, leaves the defaults; a game without the profile
+    # (Volo) plays its own (docs/ai.md, "Per-game knowledge: the interface").
+    from tablier.ai.players import LEVELS, make_player
+    from tablier.core.errors import TablierError
+
+    assert LEVELS["expert"].knobs == "expert" and LEVELS["hard"].knobs is None
+    assert vold_ai.LEVEL_KNOBS["expert"] == {"pillar": 1.0}
+    seen: list[float] = []
+    real = vold_ai._set_pillar
+
+    def spy(cost: float) -> float:
+        seen.append(cost)
+        return real(cost)
+
+    monkeypatch.setattr(vold_ai, "_set_pillar", spy)
+    during: list[float] = []
+    real_evaluate = vold_ai._evaluate
+
+    def watch(state):
+        during.append(vold_ai._PILLAR)
+        return real_evaluate(state)
+
+    monkeypatch.setattr(vold_ai, "_evaluate", watch)
+    game = get("voldetour")
+    state = game.initial_state()
+    for spec, pillar in (
+        ("hard:iterations=30,seconds=none,knobs=expert", 1.0),
+        ("hard:iterations=30,seconds=none", -1.0),
+        ("expert:iterations=30,seconds=none,knobs=none", -1.0),
+    ):
+        seen.clear()
+        during.clear()
+        make_player(spec, game).choose(state)
+        assert during and set(during) == {pillar}, spec  # the evaluation saw the profile's
+        assert seen == ([1.0, -1.0] if pillar == 1.0 else []), spec
+        assert vold_ai._PILLAR == -1.0  # set back
+    assert make_player("expert", game).level.knobs == "expert"
+    volo = get("volo", board="mini")
+    assert knowledge_for(volo).level_knobs == {}
+    volo_player = make_player("hard:iterations=20,seconds=none,knobs=expert", volo)
+    assert volo_player.choose(volo.initial_state()) in volo.initial_state().legal_moves()
+    with pytest.raises(TablierError, match="knobs"):
+        make_player("hard:knobs=a-b", game)

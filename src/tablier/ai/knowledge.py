@@ -145,6 +145,16 @@ name in it is optional:
     exploration term (default False; Voldétour's True: a won race's values bunch
     near 1, docs/ai.md "Stretched means").
 
+``LEVEL_KNOBS: Mapping[str, Mapping[str, float]]`` and ``set_knobs(knobs) -> dict``
+    Settings of the game's own knowledge (its evaluation's weights, say) that a level
+    plays with: a level naming a profile (``Level.knobs``; ``expert`` names
+    ``"expert"``) has ``LEVEL_KNOBS[profile]`` set by ``set_knobs`` around each of its
+    decisions, and the values ``set_knobs`` returns (the previous ones) set back
+    after (:meth:`Knowledge.knobs`).  A game without the profile plays its defaults.
+    The knobs are the process's (the compiled cores' too): two players of one
+    process must not think at the same time, as the arena and the server's AI
+    workers never do.
+
 When the game declares none (``knowledge()`` returns ``None``, the default),
 :class:`Knowledge` falls back to uniform random playouts to the end of the
 game and no evaluation.
@@ -153,8 +163,9 @@ game and no evaluation.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.game import Game, Move, State
@@ -213,6 +224,8 @@ class Knowledge:
     playout_depth: int = DEFAULT_PLAYOUT_DEPTH
     playout_power: float = 1.0
     normalize: bool = False
+    level_knobs: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    set_knobs: Callable[[Mapping[str, float]], Mapping[str, float]] | None = None
     source: str | None = None
 
     @classmethod
@@ -234,8 +247,38 @@ class Knowledge:
             playout_depth=int(getattr(module, "PLAYOUT_DEPTH", DEFAULT_PLAYOUT_DEPTH)),
             playout_power=float(getattr(module, "PLAYOUT_POWER", 1.0)),
             normalize=bool(getattr(module, "NORMALIZE", False)),
+            level_knobs=dict(getattr(module, "LEVEL_KNOBS", {})),
+            set_knobs=getattr(module, "set_knobs", None),
             source=getattr(module, "__name__", type(module).__name__),
         )
+
+    @contextmanager
+    def knobs(self, profile: str | None) -> Iterator[None]:
+        """Within the block, the game's knobs of ``profile`` (its ``LEVEL_KNOBS``) are set;
+        after it, what they were.  Nothing where ``profile`` is None or the game has no
+        such profile.
+
+        >>> calls = []
+        >>> def set_knobs(knobs):
+        ...     calls.append(dict(knobs))
+        ...     return {name: 0.0 for name in knobs}
+        >>> knowledge = Knowledge(level_knobs={"expert": {"w": 2.0}}, set_knobs=set_knobs)
+        >>> with knowledge.knobs("expert"):
+        ...     pass
+        >>> with knowledge.knobs("hard"):
+        ...     pass
+        >>> calls
+        [{'w': 2.0}, {'w': 0.0}]
+        """
+        knobs = self.level_knobs.get(profile) if profile is not None else None
+        if not knobs or self.set_knobs is None:
+            yield
+            return
+        previous = dict(self.set_knobs(knobs))
+        try:
+            yield
+        finally:
+            self.set_knobs(previous)
 
     def priors(self, state: State[Any], moves: Sequence[Move]) -> list[float]:
         """The move prior scaled to ``[0, 1]`` (best move 1); all 1 without a prior."""

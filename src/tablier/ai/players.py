@@ -286,7 +286,10 @@ class Level:
     :data:`DEEP_CHECKS_SHARE` where they look deeper than ``solver_depth``);
     ``danger_share``: the same where the checks also ask the ``unstoppable`` question (a
     look one turn further; None: as elsewhere; ``expert`` 0.5), unless ``checks_share``
-    is given.
+    is given.  ``knobs``: the profile of the game's own knowledge settings the level plays
+    with (the game's ``LEVEL_KNOBS``, set around each decision: :meth:`Knowledge.knobs
+    <tablier.ai.knowledge.Knowledge.knobs>`; None: the game's defaults; ``expert``:
+    ``"expert"``; in a spec ``knobs=none`` or ``knobs=NAME``).
     """
 
     iterations: int | None = None
@@ -310,6 +313,7 @@ class Level:
     danger_share: float | None = None
     proof_depth: int = 0
     proof_nodes: int = 2_000_000
+    knobs: str | None = None
     config: MCTSConfig = field(default_factory=MCTSConfig)
 
 
@@ -380,6 +384,9 @@ LEVELS: dict[str, Level] = {
         lasting_nodes=2000,
         danger_calls=128,
         danger_share=0.5,
+        # the game's own settings for this level, where it has some (Voldétour: a pillar is
+        # one put in the path distance, docs/ai.md "A pillar is one put")
+        knobs="expert",
         config=MCTSConfig(repeat_draw=True, normalize=None),
     ),
 }
@@ -502,7 +509,8 @@ class MCTSPlayer(Player):
         self.remember(state)
         self._steps = Steps()
         try:
-            move = self._choose(state, progress)
+            with knowledge_for(state.game).knobs(self.level.knobs):
+                move = self._choose(state, progress)
         finally:
             self._steps.close()
             self.last_timing = self._steps.times
@@ -1058,6 +1066,11 @@ def parse_setting(
 
 
 def _parse_value(key: str, text: str, current: Any) -> Any:
+    if key == "knobs":  # a profile's name, or none
+        name = text.strip().lower()
+        if not name or not name.replace("_", "").isalnum():
+            raise TablierError(f"setting 'knobs' is a profile's name or none, not {text!r}")
+        return None if name == "none" else name
     value = parse_setting(
         key,
         text,

@@ -54,9 +54,10 @@ in it; without it, :func:`playout` answers None and the MCTS plays its own.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise
 
+from ...core.errors import TablierError
 from ...core.geometry import BitGrid, bits
 from ...core.native import register
 from . import rules
@@ -66,6 +67,7 @@ from .rules import VMove, VState, native_tables
 __all__ = [
     "BLOCKED",
     "LEVEL",
+    "LEVEL_KNOBS",
     "NORMALIZE",
     "PLAYOUT_DEPTH",
     "PLAYOUT_POWER",
@@ -80,6 +82,7 @@ __all__ = [
     "path_distance",
     "playout",
     "position_key",
+    "set_knobs",
     "threat_turn",
     "turn_prior",
     "unstoppable",
@@ -298,6 +301,34 @@ def _set_pillar(cost: float) -> float:
     if rules._native is not None:
         rules._native.set_pillar(_PILLAR)
     return previous
+
+
+#: The evaluation's settings by level profile (``Level.knobs``, :mod:`tablier.ai.knowledge`):
+#: ``expert`` reads a square raised to the towers' height as one put (docs/ai.md, "A pillar
+#: is one put": at the levels' budgets it keeps a leader at that height).
+LEVEL_KNOBS: dict[str, dict[str, float]] = {"expert": {"pillar": 1.0}}
+
+
+def set_knobs(knobs: Mapping[str, float]) -> dict[str, float]:
+    """Set the evaluation's knobs named in ``knobs`` (``lord_weight``, ``tempo``, ``pin``,
+    ``pillar``: ``_set_<name>``), in Python and in the compiled core; the previous values.
+
+    >>> previous = set_knobs({"pillar": 1, "tempo": 0.5})
+    >>> previous
+    {'pillar': -1.0, 'tempo': 0.0}
+    >>> set_knobs(previous)
+    {'pillar': 1.0, 'tempo': 0.5}
+    >>> set_knobs({"speed": 1})
+    Traceback (most recent call last):
+    ...
+    tablier.core.errors.TablierError: unknown knob 'speed' (knobs: lord_weight, pin, pillar, tempo)
+    """
+    known = ("lord_weight", "pin", "pillar", "tempo")
+    unknown = [name for name in knobs if name not in known]
+    if unknown:
+        raise TablierError(f"unknown knob {unknown[0]!r} (knobs: {', '.join(known)})")
+    # looked up by name when called: the benchmarks' tests watch the setters
+    return {name: globals()[f"_set_{name}"](value) for name, value in knobs.items()}
 
 
 def _set_pin(weight: float) -> float:
