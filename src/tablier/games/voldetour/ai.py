@@ -40,10 +40,12 @@ is built as if the pieces were at hand; once the reserves are empty that
 made a piece put near the enemy tower read as progress while the Lord stood
 on its pillars, and games stalled at the decision limit (docs/ai.md, "The
 Lord's own squares").  ``_TEMPO`` (0) would add to the race of the side to
-move; it is a knob for the benchmarks (docs/ai.md, "Tempo": no gain in play), as are
-``_PIN`` (what a Lord whose pillars are all blocked costs its side) and ``_PILLAR`` (the path
-distance's bound on raising a square to the towers' height: a pillar is one put; docs/ai.md,
-"Pinned pillars" and "A pillar is one put").
+move; it is a knob for the benchmarks (docs/ai.md, "Tempo": no gain in play), as is
+``_PIN`` (what a Lord whose pillars are all blocked costs its side; docs/ai.md, "Pinned
+pillars").  ``_PILLAR`` bounds what raising a square to the towers' height adds to a step
+there in the path distance (a pillar is one put): off by default, 1 for ``expert``, whose
+profile in :data:`LEVEL_KNOBS` sets it around its decisions (docs/ai.md, "A pillar is one
+put").
 
 When the compiled core is built (see ``rules.py``), :func:`path_distance`,
 :func:`evaluate` and :func:`move_prior` are computed by it (the Python
@@ -131,7 +133,7 @@ _TEMPO = 0.0
 _PIN = 0.0
 #: At most what raising a square to the towers' height adds to a Lord's step there in
 #: :func:`path_distance` (a pillar stood up is one put, whatever the levels; negative: no
-#: bound, ``LEVEL`` per level).  A knob for the benchmarks, ``_set_pillar``.
+#: bound, ``LEVEL`` per level).  ``expert`` plays with 1 (:data:`LEVEL_KNOBS`); ``_set_pillar``.
 _PILLAR = -1.0
 
 
@@ -290,7 +292,7 @@ def _set_tempo(tempo: float) -> float:
 
 def _set_pillar(cost: float) -> float:
     """Make ``cost`` (whole; negative: none) the path distance's ``_PILLAR``, in Python and in
-    the compiled core alike; the previous one.  For benchmarks, not for play.
+    the compiled core alike; the previous one.  For the benchmarks and :func:`set_knobs`.
 
     >>> previous = _set_pillar(1)
     >>> _set_pillar(previous)
