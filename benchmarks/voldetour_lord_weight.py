@@ -46,10 +46,6 @@ from tablier.games.voldetour import ai
 KNOBS = {"lord_weight": ai._LORD, "tempo": ai._TEMPO, "pin": ai._PIN, "pillar": ai._PILLAR}
 
 
-#: Each knob's global in :mod:`tablier.games.voldetour.ai`.
-_GLOBALS = {"lord_weight": "LORD", "tempo": "TEMPO", "pin": "PIN", "pillar": "PILLAR"}
-
-
 class Weighted(Player):
     """A player whose decisions are made with the evaluation's knobs set as ``knobs`` says
     (the Lord weight ``lord_weight``, the ``tempo``, the ``pin``, the ``pillar`` cost; each
@@ -65,8 +61,7 @@ class Weighted(Player):
         )
 
     def choose(self, state: State[Any], progress: Progress | None = None) -> Move:
-        for knob, value in self.knobs.items():
-            getattr(ai, f"_set_{knob}")(value)  # looked up now: tests may watch the setters
+        ai.set_knobs(self.knobs)
         return self.inner.choose(state, progress)
 
     def reset(self) -> None:
@@ -137,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         {"lord_weight": args.a, "tempo": args.a_tempo, "pin": args.a_pin, "pillar": args.a_pillar},
         {"lord_weight": args.b, "tempo": args.b_tempo, "pin": args.b_pin, "pillar": args.b_pillar},
     )
-    kept = {knob: getattr(ai, f"_{name}") for knob, name in _GLOBALS.items()}
+    kept = ai.set_knobs(KNOBS)  # the defaults, and what was set before to put back after
     try:
         for i in range(args.first, args.first + args.games):
             record = play_game(
@@ -154,8 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                     out.write(json.dumps(record) + "\n")
             print(f"game {i}: {record['reason']} after {record['plies']}, A {record['score_a']}")
     finally:
-        for knob, value in kept.items():
-            getattr(ai, f"_set_{knob}")(value)
+        ai.set_knobs(kept)
     return 0
 
 

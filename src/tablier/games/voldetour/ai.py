@@ -258,6 +258,21 @@ def _path_distance_pure(state: VState, player: int, walls: int = 0) -> int:
     return BLOCKED
 
 
+#: The evaluation's knobs: each one's global here (the compiled core's setter is
+#: ``set_<knob>``), set by ``_set_<knob>`` and :func:`set_knobs`.
+_KNOBS = {"lord_weight": "_LORD", "pin": "_PIN", "pillar": "_PILLAR", "tempo": "_TEMPO"}
+
+
+def _set_knob(knob: str, value: float) -> float:
+    """Make ``value`` the ``knob``'s global here and in the compiled core; the previous one."""
+    name = _KNOBS[knob]
+    previous: float = globals()[name]
+    globals()[name] = value
+    if rules._native is not None:
+        getattr(rules._native, f"set_{knob}")(value)
+    return previous
+
+
 def _set_lord_weight(weight: float) -> float:
     """Make ``weight`` the evaluation's ``_LORD``, in Python and in the compiled core alike;
     the previous weight.  For benchmarks that play two weights against each other in one
@@ -267,11 +282,7 @@ def _set_lord_weight(weight: float) -> float:
     >>> _set_lord_weight(previous)
     0.0
     """
-    global _LORD
-    previous, _LORD = _LORD, float(weight)
-    if rules._native is not None:
-        rules._native.set_lord_weight(_LORD)
-    return previous
+    return _set_knob("lord_weight", float(weight))
 
 
 def _set_tempo(tempo: float) -> float:
@@ -283,11 +294,7 @@ def _set_tempo(tempo: float) -> float:
     >>> _set_tempo(previous)
     3.0
     """
-    global _TEMPO
-    previous, _TEMPO = _TEMPO, float(tempo)
-    if rules._native is not None:
-        rules._native.set_tempo(_TEMPO)
-    return previous
+    return _set_knob("tempo", float(tempo))
 
 
 def _set_pillar(cost: float) -> float:
@@ -298,11 +305,7 @@ def _set_pillar(cost: float) -> float:
     >>> _set_pillar(previous)
     1.0
     """
-    global _PILLAR
-    previous, _PILLAR = _PILLAR, float(int(cost))
-    if rules._native is not None:
-        rules._native.set_pillar(_PILLAR)
-    return previous
+    return _set_knob("pillar", float(int(cost)))
 
 
 #: The evaluation's settings by level profile (``Level.knobs``, :mod:`tablier.ai.knowledge`):
@@ -325,10 +328,9 @@ def set_knobs(knobs: Mapping[str, float]) -> dict[str, float]:
     ...
     tablier.core.errors.TablierError: unknown knob 'speed' (knobs: lord_weight, pin, pillar, tempo)
     """
-    known = ("lord_weight", "pin", "pillar", "tempo")
-    unknown = [name for name in knobs if name not in known]
+    unknown = [name for name in knobs if name not in _KNOBS]
     if unknown:
-        raise TablierError(f"unknown knob {unknown[0]!r} (knobs: {', '.join(known)})")
+        raise TablierError(f"unknown knob {unknown[0]!r} (knobs: {', '.join(_KNOBS)})")
     # looked up by name when called: the benchmarks' tests watch the setters
     return {name: globals()[f"_set_{name}"](value) for name, value in knobs.items()}
 
@@ -342,11 +344,7 @@ def _set_pin(weight: float) -> float:
     >>> _set_pin(previous)
     4.0
     """
-    global _PIN
-    previous, _PIN = _PIN, float(weight)
-    if rules._native is not None:
-        rules._native.set_pin(_PIN)
-    return previous
+    return _set_knob("pin", float(weight))
 
 
 def _pinned(state: VState, player: int) -> bool:
@@ -832,8 +830,7 @@ def switch(compiled: bool) -> None:
 
 
 if rules._native is not None:
-    rules._native.set_lord_weight(_LORD)  # one weight, written here
-    rules._native.set_tempo(_TEMPO)  # one tempo
+    set_knobs({knob: globals()[name] for knob, name in _KNOBS.items()})  # one value each
     rules._native.set_playout_power(PLAYOUT_POWER)  # and one power
     register(__name__, switch)
     switch(True)
